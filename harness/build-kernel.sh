@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Configure and build one flavour of the patched tree with O=build/kernel-<flavour>.
+#   bench: x86_64_defconfig + kvm_guest.config + .config.fragment
+#   test:  bench + configs/debug.fragment (KASAN, lockdep, UBSAN, ...)
+# Usage: build-kernel.sh bench|test [SRCDIR OUTDIR]
+# SRCDIR/OUTDIR build another tree with the same config (the unpatched base).
+set -eu
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+flavour=${1:?usage: build-kernel.sh bench|test [SRCDIR OUTDIR]}
+check_flavour "$flavour"
+src=${2:-$TREE}
+out=${3:-$(kernel_dir "$flavour")}
+
+fragments() {
+	echo "$src/kernel/configs/kvm_guest.config"
+	echo "$REPO/.config.fragment"
+	[ "$flavour" = test ] && echo "$REPO/configs/debug.fragment"
+	return 0
+}
+
+# merge_config.sh only warns when an option does not stick; we fail.
+verify_config() {
+	local frag line sym have bad=0
+	for frag in $(fragments); do
+		while read -r line; do
+			case "$line" in
+			CONFIG_*=*) sym=${line%%=*} ;;
+			"# CONFIG_"*" is not set") sym=${line#\# } && sym=${sym%% *} ;;
+			*) continue ;;
+			esac
+			have=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
+			# kvm_guest.config also carries other architectures' options.
+			if [ -z "$have" ] && [ "${frag##*/}" = kvm_guest.config ]; then
+				continue
+			fi
+			if [ "$have" = "$line" ] || { [ -z "$have" ] && [ "${line#\#}" != "$line" ]; }; then
+				continue
+			fi
+			echo "config: ${frag#"$REPO"/} asks for '$line', the $flavour config has '${have:-nothing}'" >&2
+			bad=1
+		done <"$frag"
+	done
+	[ "$bad" = 0 ] || die "the $flavour config lacks options the fragments ask for: check their dependencies (make -C $src O=$out menuconfig)"
+}
+
+configure() {
+	mkdir -p "$out"
+	make -s -C "$src" O="$out" x86_64_defconfig >/dev/null
+	# shellcheck disable=SC2046
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" $(fragments)) >"$out/merge_config.log" 2>&1 ||
+		die "merge_config.sh failed: see $out/merge_config.log"
+	make -s -C "$src" O="$out" olddefconfig >/dev/null
+	verify_config
+}
+
+log "configuring $flavour kernel in $out"
+configure
+log "building $flavour bzImage ($(nproc) CPUs, ccache in $CCACHE_DIR)"
+start=$(date +%s)
+if ! make -s -C "$src" O="$out" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage >"$out/build.log" 2>&1; then
+	grep -E 'error|Error' "$out/build.log" | head -20 >&2
+	die "kernel build failed: see $out/build.log"
+fi
+log "built $out/arch/x86/boot/bzImage in $(($(date +%s) - start)) s"

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Install what the build, the VM loop and the benchmarks need (Debian 12).
+# As root: apt-get installs what is missing. Otherwise: print the command.
+set -eu
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+PACKAGES="qemu-system-x86 linux-source-6.12 build-essential flex bison bc
+libelf-dev libssl-dev cpio rsync ccache quilt dwarves python3 python3-docutils
+shellcheck linux-perf stress-ng rt-tests sockperf gnuplot-nox iproute2 kmod"
+
+missing=""
+for pkg in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $pkg"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	die "missing packages:$missing
+run as root:  apt-get update && apt-get install -y$missing"
+fi
+log "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine has empty package lists.
+# shellcheck disable=SC2086
+apt-get install -y -qq $missing >/dev/null 2>&1 ||
+	{ apt-get update -qq && apt-get install -y -qq $missing >/dev/null; } ||
+	die "apt-get install failed for:$missing"

@@ -1,0 +1,43 @@
+# shellcheck shell=bash
+# Shared helpers and paths for the harness scripts. Sourced, never run.
+
+# shellcheck disable=SC2034 # used by the scripts that source this file
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD="$REPO/build"
+# The patched tree every flavour is built from (with O=, so it stays clean).
+# shellcheck disable=SC2034
+TREE="$BUILD/linux"
+# Directories of the repo that are copied over the tree at their kernel paths.
+# shellcheck disable=SC2034
+OVERLAY_DIRS="kernel include Documentation tools/testing/selftests/sched"
+
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+export CCACHE_BASEDIR="$REPO"
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-10G}"
+
+log() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The source tree we build from: KSRC, or Debian's linux-source unpacked.
+ksrc() {
+	if [ -n "${KSRC:-}" ]; then
+		(cd "$KSRC" 2>/dev/null && pwd) || die "KSRC=$KSRC is not a directory"
+	else
+		echo "$BUILD/src/linux-source-6.12"
+	fi
+}
+
+# "6.12.117" from a tree's top Makefile.
+kernel_version() {
+	make -s -C "$1" kernelversion 2>/dev/null ||
+		die "cannot read the kernel version of $1: is it a kernel tree?"
+}
+
+kernel_dir() { echo "$BUILD/kernel-$1"; }
+
+check_flavour() {
+	case "$1" in
+	bench | test) ;;
+	*) die "unknown FLAVOUR=$1: use bench or test" ;;
+	esac
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Static checks a reviewer runs first, as TAP lines on stdout:
+# checkpatch --strict on every patch and new kernel source file, docutils on
+# the new documentation, shellcheck on the harness.
+set -eu
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+n=0
+tap() { # tap STATUS DESCRIPTION [OUTPUT]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		[ -z "${3:-}" ] || printf '%s\n' "$3" | head -20 | sed 's/^/#   /'
+	fi
+}
+
+checkpatch="$TREE/scripts/checkpatch.pl"
+[ -f "$checkpatch" ] || die "no $checkpatch: run 'make tree' first"
+cp_flags="--strict --quiet --no-summary --show-types"
+
+while read -r p; do
+	case "$p" in '' | \#*) continue ;; esac
+	# Patches carry no Signed-off-by: 'make series' adds the sender's.
+	# shellcheck disable=SC2086
+	out=$(cd "$TREE" && perl "$checkpatch" $cp_flags --no-signoff "$REPO/patches/$p" 2>&1) && rc=0 || rc=1
+	tap "$rc" "checkpatch --strict patches/$p" "$out"
+done <"$REPO/patches/series"
+
+# shellcheck disable=SC2086
+for f in $(cd "$REPO" && find $OVERLAY_DIRS -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort); do
+	# shellcheck disable=SC2086
+	out=$(cd "$TREE" && perl "$checkpatch" $cp_flags -f "$f" 2>&1) && rc=0 || rc=1
+	tap "$rc" "checkpatch --strict -f $f" "$out"
+done
+
+for f in $(cd "$REPO" && find Documentation -name '*.rst' | LC_ALL=C sort); do
+	out=$(python3 - "$REPO/$f" 2>&1 <<'PY'
+import sys
+import docutils.core
+docutils.core.publish_doctree(open(sys.argv[1]).read(), source_path=sys.argv[1],
+    settings_overrides={"report_level": 2, "halt_level": 5})
+PY
+	) && [ -z "$out" ] && rc=0 || rc=1
+	tap "$rc" "docutils reports nothing on $f" "$out"
+done
+
+out=$(cd "$REPO" && find .ci harness vm bench -type f \( -name "*.sh" -o -name run \) -print0 | xargs -0 shellcheck -x 2>&1) && rc=0 || rc=1
+tap "$rc" "shellcheck on the harness" "$out"

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Lay our series and overlay files onto a pristine copy of the kernel source:
+#   build/linux = KSRC + quilt push of patches/series + files from the overlay.
+# The tree is rebuilt from scratch whenever the source, a patch or an overlay
+# file changes; otherwise it is left alone so make sees nothing new.
+set -eu
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$(ksrc)
+[ -f "$src/Makefile" ] || die "no kernel source at $src: run 'make source' (or set KSRC=/path/to/linux)"
+if [ -e "$src/.config" ] || [ -d "$src/include/config" ]; then
+	die "$src was built in place; builds here use O=, so run 'make mrproper' there or point KSRC at a clean tree"
+fi
+
+overlay_files() {
+	# shellcheck disable=SC2086
+	(cd "$REPO" && find $OVERLAY_DIRS -type f 2>/dev/null | LC_ALL=C sort)
+}
+
+stamp() {
+	{
+		echo "$src"
+		kernel_version "$src"
+		cat "$REPO/patches/series" 2>/dev/null || true
+		(cd "$REPO" && find patches -type f | LC_ALL=C sort | xargs -r sha256sum)
+		(cd "$REPO" && overlay_files | xargs -r sha256sum)
+	} | sha256sum | cut -d' ' -f1
+}
+
+want=$(stamp)
+if [ "$(cat "$TREE/.sync-wakeup-stamp" 2>/dev/null)" = "$want" ]; then
+	log "tree $TREE is up to date"
+	exit 0
+fi
+
+log "preparing $TREE from $src ($(kernel_version "$src"))"
+mkdir -p "$TREE"
+rm -f "$TREE/.sync-wakeup-stamp"
+# Unchanged files keep their timestamps, so only what we touch is rebuilt.
+rsync -a --delete "$src/" "$TREE/"
+
+if grep -qv '^[[:space:]]*\(#\|$\)' "$REPO/patches/series" 2>/dev/null; then
+	if ! out=$(cd "$TREE" && QUILT_PATCHES="$REPO/patches" QUILT_PC=.pc \
+		quilt push -a --fuzz=0 2>&1); then
+		printf '%s\n' "$out" >&2
+		bad=$(printf '%s\n' "$out" | sed -n 's/^Patch \(.*\) does not apply.*/\1/p' | head -1)
+		file=$(printf '%s\n' "$out" | sed -n 's/.*rejects in file \(.*\)$/\1/p' | head -1)
+		die "patch ${bad:-?} does not apply cleanly to $(kernel_version "$src") (file ${file:-?}): rebase it with quilt (push -f, fix, refresh)"
+	fi
+	log "applied $(cd "$TREE" && QUILT_PATCHES="$REPO/patches" QUILT_PC=.pc quilt applied | wc -l) patches"
+fi
+
+n=0
+while read -r f; do
+	[ -n "$f" ] || continue
+	if [ -e "$src/$f" ]; then
+		die "overlay file $f exists upstream: change it with a patch in patches/, not a copy"
+	fi
+	mkdir -p "$TREE/$(dirname "$f")"
+	cp "$REPO/$f" "$TREE/$f"
+	n=$((n + 1))
+done <<<"$(overlay_files)"
+log "copied $n overlay files"
+
+echo "$want" >"$TREE/.sync-wakeup-stamp"

@@ -1,0 +1,51 @@
+# Count TAP results from the check boots into pass/fail/skip totals.
+# Leaves are counted: a kselftest program's own test cases ("# ok 3 ...")
+# rather than its summary line, which only counts when it failed without
+# a failed case (a crash or a timeout) or reported no cases at all.
+function flush_program() {
+	if (prog_status == "fail" && !prog_fails) {
+		fail++
+		print "FAIL " FILENAME ": " prog_line
+	} else if (!prog_cases) {
+		if (prog_status == "fail") { fail++; print "FAIL " FILENAME ": " prog_line }
+		else if (prog_status == "skip") skip++
+		else pass++
+	}
+}
+
+function status(line) {
+	if (line ~ /^(# )?not ok /) return "fail"
+	if (line ~ /# (SKIP|skip)/) return "skip"
+	return "pass"
+}
+
+FNR == 1 { prog_cases = 0; prog_fails = 0 }
+
+/^# (not )?ok [0-9]+ / {
+	s = status($0)
+	prog_cases++
+	if (s == "fail") { fail++; prog_fails++; print "FAIL " FILENAME ": " substr($0, 3) }
+	else if (s == "skip") { skip++; print "SKIP " FILENAME ": " substr($0, 3) }
+	else pass++
+	next
+}
+
+/^(not )?ok [0-9]+ selftests: / {
+	prog_status = status($0)
+	prog_line = $0
+	flush_program()
+	prog_cases = 0
+	prog_fails = 0
+	next
+}
+
+/^(not )?ok [0-9]+ / {
+	s = status($0)
+	if (s == "fail") { fail++; print "FAIL " FILENAME ": " $0 }
+	else if (s == "skip") { skip++; print "SKIP " FILENAME ": " $0 }
+	else pass++
+}
+
+END {
+	printf "%d passed, %d failed, %d skipped\n", pass, fail, skip
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run-time selectable placement of WF_SYNC wakeups (SYNC_PAIR_AFFINE).
+ *
+ * select_task_rq_fair() applies the policy; this file holds its knobs: the
+ * kernel.sched_sync_wakeup_policy sysctl, the sched_sync_wakeup= boot
+ * parameter and the debugfs counters in sched/sync_wakeup_stats.
+ * See Documentation/scheduler/sched-sync-wakeup.rst.
+ */
+
+static const char * const sync_wakeup_policy_names[] = {
+	[SYNC_WAKEUP_HINT_ONLY]		= "hint-only",
+	[SYNC_WAKEUP_WAKER_IF_ALONE]	= "waker-if-alone",
+	[SYNC_WAKEUP_RECIPROCAL_ONLY]	= "reciprocal-only",
+	[SYNC_WAKEUP_NO_SYNC]		= "no-sync",
+	[SYNC_WAKEUP_RECIPROCAL_STRICT]	= "reciprocal-strict",
+};
+
+static_assert(ARRAY_SIZE(sync_wakeup_policy_names) == NR_SYNC_WAKEUP_POLICIES);
+
+unsigned int sysctl_sched_sync_wakeup_policy __read_mostly = SYNC_WAKEUP_RECIPROCAL_ONLY;
+
+DEFINE_PER_CPU(struct sync_wakeup_stats, sync_wakeup_stats);
+
+static bool sync_wakeup_enable_at_boot __initdata;
+
+/*
+ * sched_sync_wakeup=<policy> lets a distro opt in without debugfs: it sets
+ * the policy and turns SYNC_PAIR_AFFINE on.
+ */
+static int __init setup_sched_sync_wakeup(char *str)
+{
+	int policy = match_string(sync_wakeup_policy_names,
+				  NR_SYNC_WAKEUP_POLICIES, str);
+
+	if (policy < 0) {
+		pr_warn("sched: sched_sync_wakeup=%s: unknown policy, keeping %s with SYNC_PAIR_AFFINE off\n",
+			str, sync_wakeup_policy_names[sysctl_sched_sync_wakeup_policy]);
+		return 1;
+	}
+
+	sysctl_sched_sync_wakeup_policy = policy;
+	sync_wakeup_enable_at_boot = true;
+
+	return 1;
+}
+__setup("sched_sync_wakeup=", setup_sched_sync_wakeup);
+
+/*
+ * Static keys cannot be flipped while the command line is parsed, so the
+ * feature is turned on here. Without SCHED_DEBUG the feature bits are
+ * compile-time constants and only the policy can be set.
+ */
+static int __init sync_wakeup_boot_enable(void)
+{
+	if (!sync_wakeup_enable_at_boot)
+		return 0;
+
+#ifdef CONFIG_SCHED_DEBUG
+	sysctl_sched_features |= 1UL << __SCHED_FEAT_SYNC_PAIR_AFFINE;
+#ifdef CONFIG_JUMP_LABEL
+	static_key_enable(&sched_feat_keys[__SCHED_FEAT_SYNC_PAIR_AFFINE]);
+#endif
+#else
+	pr_warn("sched: sched_sync_wakeup= needs CONFIG_SCHED_DEBUG to turn SYNC_PAIR_AFFINE on\n");
+#endif
+
+	return 0;
+}
+early_initcall(sync_wakeup_boot_enable);
+
+#ifdef CONFIG_SYSCTL
+/* "hint-only waker-if-alone ...", as tcp_available_congestion_control. */
+static char sync_wakeup_available_policies[80];
+
+/*
+ * A write names one policy, whole, in one write() at offset 0, with at most
+ * a trailing newline (echo and sysctl -w); anything else is -EINVAL and
+ * leaves the policy alone.
+ */
+static int sched_sync_wakeup_policy_handler(const struct ctl_table *table,
+					    int write, void *buffer,
+					    size_t *lenp, loff_t *ppos)
+{
+	unsigned int policy = READ_ONCE(sysctl_sched_sync_wakeup_policy);
+	const char *name = sync_wakeup_policy_names[policy];
+	struct ctl_table tbl = {
+		.data	= (char *)name,
+		.maxlen	= strlen(name) + 1,
+	};
+	int ret;
+
+	if (!write)
+		return proc_dostring(&tbl, write, buffer, lenp, ppos);
+
+	if (*ppos || strnlen(buffer, *lenp) != *lenp)
+		return -EINVAL;
+
+	ret = __sysfs_match_string(sync_wakeup_policy_names,
+				   NR_SYNC_WAKEUP_POLICIES, buffer);
+	if (ret < 0)
+		return ret;
+
+	WRITE_ONCE(sysctl_sched_sync_wakeup_policy, ret);
+	*ppos += *lenp;
+
+	return 0;
+}
+
+static struct ctl_table sync_wakeup_sysctls[] = {
+	{
+		.procname	= "sched_sync_wakeup_policy",
+		.mode		= 0644,
+		.proc_handler	= sched_sync_wakeup_policy_handler,
+	},
+	{
+		.procname	= "sched_sync_wakeup_available_policies",
+		.data		= sync_wakeup_available_policies,
+		.maxlen		= sizeof(sync_wakeup_available_policies),
+		.mode		= 0444,
+		.proc_handler	= proc_dostring,
+	},
+};
+
+static int __init sync_wakeup_sysctl_init(void)
+{
+	char *buf = sync_wakeup_available_policies;
+	size_t len = sizeof(sync_wakeup_available_policies);
+	int i, n = 0;
+
+	for (i = 0; i < NR_SYNC_WAKEUP_POLICIES; i++)
+		n += scnprintf(buf + n, len - n, "%s%s", i ? " " : "",
+			       sync_wakeup_policy_names[i]);
+	WARN_ON_ONCE(n >= len - 1);
+
+	register_sysctl_init("kernel", sync_wakeup_sysctls);
+
+	return 0;
+}
+late_initcall(sync_wakeup_sysctl_init);
+#endif /* CONFIG_SYSCTL */
+
+#ifdef CONFIG_SCHED_DEBUG
+static const char * const sync_wakeup_stat_names[] = {
+	[SYNC_WAKEUP_SEEN]			= "sync_wakeups",
+	[SYNC_WAKEUP_KEPT]			= "kept_on_waker_cpu",
+	[SYNC_WAKEUP_DECLINED_SMT]		= "declined_smt_active",
+	[SYNC_WAKEUP_DECLINED_NOT_RECIPROCAL]	= "declined_not_reciprocal",
+	[SYNC_WAKEUP_DECLINED_WAKER_BUSY]	= "declined_waker_busy",
+	[SYNC_WAKEUP_DECLINED_NO_FIT]		= "declined_capacity",
+	[SYNC_WAKEUP_DECLINED_NOT_AFFINE]	= "declined_not_affine",
+	[SYNC_WAKEUP_HINT_DROPPED]		= "hint_dropped",
+};
+
+static_assert(ARRAY_SIZE(sync_wakeup_stat_names) == NR_SYNC_WAKEUP_STATS);
+
+static int sync_wakeup_stats_show(struct seq_file *m, void *v)
+{
+	unsigned long sum[NR_SYNC_WAKEUP_STATS] = {};
+	int cpu, i;
+
+	/*
+	 * A wakeup is counted as seen before its verdict: summing the
+	 * verdicts first keeps kept + declined <= seen in a live snapshot.
+	 */
+	for (i = NR_SYNC_WAKEUP_STATS - 1; i >= 0; i--) {
+		for_each_possible_cpu(cpu)
+			sum[i] += READ_ONCE(per_cpu(sync_wakeup_stats.count[i], cpu));
+	}
+
+	for (i = 0; i < NR_SYNC_WAKEUP_STATS; i++)
+		seq_printf(m, "%s %lu\n", sync_wakeup_stat_names[i], sum[i]);
+
+	return 0;
+}
+
+static int sync_wakeup_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sync_wakeup_stats_show, NULL);
+}
+
+/* Writing 0 resets the counters; they are statistics, not exact under load. */
+static ssize_t sync_wakeup_stats_write(struct file *file,
+				       const char __user *ubuf,
+				       size_t cnt, loff_t *ppos)
+{
+	unsigned int val;
+	int cpu, ret;
+
+	ret = kstrtouint_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	if (val)
+		return -EINVAL;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&sync_wakeup_stats, cpu), 0,
+		       sizeof(struct sync_wakeup_stats));
+
+	return cnt;
+}
+
+const struct file_operations sync_wakeup_stats_fops = {
+	.open		= sync_wakeup_stats_open,
+	.read		= seq_read,
+	.write		= sync_wakeup_stats_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+#endif /* CONFIG_SCHED_DEBUG */

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Runs inside the test guest (see harness/check.sh): TAP lines for what the
+# harness checks itself, then every selftest this project installs.
+# Usage: guest-check.sh TOPO KSELFTEST_DIR [TEST...]
+set -u
+topo=$1
+kselftest=$2
+shift 2
+n=0
+
+tap() { # tap STATUS DESCRIPTION: STATUS 0 is ok
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+}
+
+feature_listed() {
+	grep -qwE '(NO_)?SYNC_PAIR_AFFINE' /sys/kernel/debug/sched/features
+}
+
+# Domain names of cpu0, innermost first: "SMT MC", "MC PKG", ...
+domains() {
+	cat /sys/kernel/debug/sched/domains/cpu0/domain*/name 2>/dev/null | tr '\n' ' ' | sed 's/ $//'
+}
+
+packages() {
+	sort -u /sys/devices/system/cpu/cpu*/topology/physical_package_id | wc -l
+}
+
+check_topology() {
+	cpus=$(grep -c ^processor /proc/cpuinfo)
+	smt=$(cat /sys/devices/system/cpu/smt/active 2>/dev/null || echo 0)
+	got="cpus=$cpus smt=$smt packages=$(packages) domains='$(domains)'"
+	case "$topo" in
+	flat) want="cpus=2 smt=0 packages=1 domains='MC'" ;;
+	smt) want="cpus=4 smt=1 packages=1 domains='SMT MC'" ;;
+	llc2) want="cpus=4 smt=0 packages=2 domains='MC PKG'" ;;
+	*) want="a known topology" ;;
+	esac
+	[ "$got" = "$want" ]
+	tap $? "topology $topo: want $want, got $got"
+}
+
+echo "TAP version 13"
+feature_listed
+tap $? "kernel $(uname -r) is patched: debugfs sched/features lists SYNC_PAIR_AFFINE"
+check_topology
+
+cd "$kselftest" || { tap 1 "kselftests installed in $kselftest"; exit 1; }
+if [ $# -gt 0 ]; then
+	for t in "$@"; do set -- "$@" -t "$t"; shift; done
+fi
+./run_kselftest.sh "$@"

@@ -1,0 +1,35 @@
+#!/bin/sh
+# PID 1 of the test guest: the host's root is mounted read-only over 9p, the
+# run's result directory is the 9p share "results". Mount what a normal boot
+# would, run results/cmd.sh, record its exit code, power off.
+set -u
+
+mount_fs() {
+	mountpoint -q "$3" || mount -t "$1" "$2" "$3" ||
+		echo "guest-init: cannot mount $1 on $3" >/dev/console
+}
+
+mount_fs proc proc /proc
+mount_fs sysfs sysfs /sys
+mount_fs devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm 2>/dev/null
+mount_fs devpts devpts /dev/pts
+mount_fs tmpfs tmpfs /dev/shm
+mount_fs debugfs debugfs /sys/kernel/debug
+mount_fs tmpfs tmpfs /tmp
+mount_fs tmpfs tmpfs /run
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 results /mnt ||
+	{ echo "guest-init: cannot mount the results share" >/dev/console; poweroff -f; }
+
+ip link set lo up 2>/dev/null
+export HOME=/tmp PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export RESULTS=/mnt
+cd /tmp || exit 1
+
+echo "guest-init: running command" >/dev/console
+sh /mnt/cmd.sh >/mnt/output.log 2>&1
+echo "$?" >/mnt/exit-code
+echo "guest-init: command exited $(cat /mnt/exit-code)" >/dev/console
+sync
+umount /mnt
+poweroff -f

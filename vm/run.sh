@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Boot a built kernel in QEMU with the host's root read-only over virtio-9p and
+# run one shell command in it; the command's output and exit code come back
+# through a writable 9p share, the console log is scanned for kernel badness.
+#
+# Environment:
+#   CMD       shell command to run in the guest (required)
+#   FLAVOUR   bench | test (default bench)
+#   TOPO      flat | smt | llc2 (default flat)
+#   ACCEL     auto | kvm | tcg (default auto: kvm only with vmx/svm and /dev/kvm)
+#   APPEND    extra kernel command line
+#   TIMEOUT   seconds before the boot is killed (default 900)
+#   OUT       result directory (default build/vm/<time>-<flavour>-<topo>)
+#   KERNEL    bzImage to boot (default build/kernel-<flavour>/arch/x86/boot/bzImage)
+# Exit status: the command's, or 1 on timeout, missing result or console badness.
+set -eu
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/../harness/lib.sh"
+
+FLAVOUR=${FLAVOUR:-bench}
+TOPO=${TOPO:-flat}
+ACCEL=${ACCEL:-auto}
+TIMEOUT=${TIMEOUT:-900}
+[ -n "${CMD:-}" ] || die "CMD is empty: say what to run in the guest, e.g. CMD='uname -a'"
+check_flavour "$FLAVOUR"
+
+topology_args() {
+	case "$1" in
+	flat) echo "-smp 2,sockets=1,cores=2,threads=1" ;;
+	smt) echo "-smp 4,sockets=1,cores=2,threads=2" ;;
+	llc2) echo "-smp 4,sockets=2,cores=2,threads=1" ;;
+	*) die "unknown TOPO=$1: use flat, smt or llc2" ;;
+	esac
+}
+
+# /dev/kvm on our machines can be a PVM device that hangs a normal kernel, so
+# KVM is used only where the CPU advertises hardware virtualisation.
+accel_args() {
+	local mode=$1
+	if [ "$mode" = auto ]; then
+		if grep -qwE 'vmx|svm' /proc/cpuinfo && [ -w /dev/kvm ]; then
+			mode=kvm
+		else
+			mode=tcg
+		fi
+	fi
+	case "$mode" in
+	kvm)
+		[ -w /dev/kvm ] || die "ACCEL=kvm but /dev/kvm is not usable: use ACCEL=tcg"
+		echo "kvm -accel kvm -cpu host"
+		;;
+	tcg) echo "tcg -accel tcg,thread=multi -cpu max" ;;
+	*) die "unknown ACCEL=$mode: use auto, kvm or tcg" ;;
+	esac
+}
+
+kernel=${KERNEL:-$(kernel_dir "$FLAVOUR")/arch/x86/boot/bzImage}
+[ -f "$kernel" ] || die "no kernel at $kernel: run 'make kernel FLAVOUR=$FLAVOUR' first"
+
+out=${OUT:-$BUILD/vm/$(date +%Y%m%d-%H%M%S)-$FLAVOUR-$TOPO}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out/exit-code" "$out/output.log" "$out/console.log"
+printf '%s\n' "$CMD" >"$out/cmd.sh"
+
+read -r accel qemu_accel <<<"$(accel_args "$ACCEL")"
+smp=$(topology_args "$TOPO")
+echo "$accel" >"$out/accel"
+echo "$TOPO" >"$out/topology"
+
+append="console=ttyS0 loglevel=7 panic=-1 root=rootfs rootfstype=9p ro"
+append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144"
+append+=" init=$REPO/vm/guest-init.sh ${APPEND:-}"
+
+log "booting $FLAVOUR kernel, topology $TOPO, $accel; console: $out/console.log"
+rc=0
+# shellcheck disable=SC2086
+timeout -k 10 "$TIMEOUT" qemu-system-x86_64 $qemu_accel $smp -m 2G \
+	-nodefaults -display none -no-reboot -monitor none \
+	-serial "file:$out/console.log" \
+	-kernel "$kernel" -append "$append" \
+	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
+	-device virtio-9p-pci,fsdev=root,mount_tag=rootfs \
+	-fsdev local,id=results,path="$out",security_model=none \
+	-device virtio-9p-pci,fsdev=results,mount_tag=results \
+	</dev/null || rc=$?
+
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "vm: the guest did not finish within ${TIMEOUT} s (TIMEOUT=); console: $out/console.log" >&2
+	tail -20 "$out/console.log" >&2 || true
+	exit 1
+elif [ "$rc" != 0 ]; then
+	die "qemu-system-x86_64 exited with $rc; console: $out/console.log"
+fi
+
+status=0
+if ! "$REPO/vm/scan-console.sh" "$out/console.log"; then
+	status=1
+fi
+if [ ! -f "$out/exit-code" ]; then
+	echo "vm: the guest wrote no exit code: it crashed or init failed; console: $out/console.log" >&2
+	tail -20 "$out/console.log" >&2
+	exit 1
+fi
+cmd_rc=$(cat "$out/exit-code")
+cat "$out/output.log"
+log "guest command exited $cmd_rc; logs in $out"
+[ "$status" = 0 ] || exit 1
+exit "$cmd_rc"
