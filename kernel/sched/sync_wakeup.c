@@ -22,11 +22,11 @@ unsigned int sysctl_sched_sync_wakeup_policy __read_mostly = SYNC_WAKEUP_RECIPRO
 
 DEFINE_PER_CPU(struct sync_wakeup_stats, sync_wakeup_stats);
 
-static bool sync_wakeup_enable_at_boot __initdata;
-
 /*
- * sched_sync_wakeup=<policy> lets a distro opt in without debugfs: it sets
- * the policy and turns SYNC_PAIR_AFFINE on.
+ * sched_sync_wakeup=<policy> lets a distribution opt in without debugfs: it
+ * sets the policy and turns SYNC_PAIR_AFFINE on, as writing the feature's
+ * name to debugfs sched/features would. Without SCHED_DEBUG the feature bits
+ * are compile-time constants and the feature stays off.
  */
 static int __init setup_sched_sync_wakeup(char *str)
 {
@@ -34,40 +34,23 @@ static int __init setup_sched_sync_wakeup(char *str)
 				  NR_SYNC_WAKEUP_POLICIES, str);
 
 	if (policy < 0) {
-		pr_warn("sched: sched_sync_wakeup=%s: unknown policy, keeping %s with SYNC_PAIR_AFFINE off\n",
-			str, sync_wakeup_policy_names[sysctl_sched_sync_wakeup_policy]);
+		pr_warn("sched: sched_sync_wakeup=%s: unknown policy, ignored\n", str);
 		return 1;
 	}
 
 	sysctl_sched_sync_wakeup_policy = policy;
-	sync_wakeup_enable_at_boot = true;
-
-	return 1;
-}
-__setup("sched_sync_wakeup=", setup_sched_sync_wakeup);
-
-/*
- * Static keys cannot be flipped while the command line is parsed, so the
- * feature is turned on here. Without SCHED_DEBUG the feature bits are
- * compile-time constants and only the policy can be set.
- */
-static int __init sync_wakeup_boot_enable(void)
-{
-	if (!sync_wakeup_enable_at_boot)
-		return 0;
-
 #ifdef CONFIG_SCHED_DEBUG
 	sysctl_sched_features |= 1UL << __SCHED_FEAT_SYNC_PAIR_AFFINE;
 #ifdef CONFIG_JUMP_LABEL
 	static_key_enable(&sched_feat_keys[__SCHED_FEAT_SYNC_PAIR_AFFINE]);
 #endif
 #else
-	pr_warn("sched: sched_sync_wakeup= needs CONFIG_SCHED_DEBUG to turn SYNC_PAIR_AFFINE on\n");
+	pr_warn("sched: sched_sync_wakeup=%s: SYNC_PAIR_AFFINE needs CONFIG_SCHED_DEBUG\n", str);
 #endif
 
-	return 0;
+	return 1;
 }
-early_initcall(sync_wakeup_boot_enable);
+__setup("sched_sync_wakeup=", setup_sched_sync_wakeup);
 
 #ifdef CONFIG_SYSCTL
 /* "hint-only waker-if-alone ...", as tcp_available_congestion_control. */
