@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sync_wakeup_placement - where SYNC_PAIR_AFFINE puts WF_SYNC wakees.
+ *
+ * Two processes ping-pong one int over two pipes: pipe_write() wakes the
+ * sleeping reader with WF_SYNC, and each side wakes the task that last woke
+ * it, so the wakeups are reciprocal. Each message carries the sender's CPU,
+ * taken just before write(); the receiver compares it with its own CPU right
+ * after read(). The share of handoffs that stay on the sender's CPU tells
+ * where the wakee ran:
+ *
+ *   feature off, hint-only, no-sync        LOW   (wakee goes back to its idle
+ *                                                 prev CPU, as upstream)
+ *   waker-if-alone                         HIGH  (kept on the waker CPU)
+ *   reciprocal-only, reciprocal-strict     HIGH without SMT; with SMT active
+ *                                          LOW, declined_smt_active > 0 and
+ *                                          nothing kept
+ *
+ * and the counters in debugfs sched/sync_wakeup_stats must tell the same
+ * story. A fan-out (one writer, three readers that never write back) checks
+ * that one-way sync wakeups are not taken for a pair: reciprocal-only
+ * declines them as not reciprocal, reciprocal-strict drops their hint.
+ *
+ * Each arm is one test; every arm prints its share and counters. Needs 2 or
+ * more CPUs. The thresholds below are placeholders until measured.
+ */
+#include "sync_wakeup.h"
+#include "../../kselftest_harness.h"
+
+/* Counted round trips per arm, and uncounted ones before them. */
+#define ROUNDS			4000
+#define WARMUP_ROUNDS		200
+
+/* TODO measured: ... (share of same-CPU handoffs, per topology) */
+#define LOW_SHARE_MAX		0.30
+/* TODO measured: ... */
+#define HIGH_SHARE_MIN		0.80
+/* TODO measured: ... (kept_on_waker_cpu / sync_wakeups where the pair is kept) */
+#define KEPT_SHARE_MIN		0.50
+/* TODO measured: ... (hint_dropped / sync_wakeups, reciprocal pair, reciprocal-strict) */
+#define STRICT_DROPPED_SHARE_MAX	0.10
+/* TODO measured: ... (sync_wakeups - hint_dropped under no-sync: in-flight wakeups) */
+#define NO_SYNC_DROPPED_SLACK	8
+
+#define FANOUT_READERS		3
+#define FANOUT_ROUNDS		2000
+/* Writer pause after each turn, so that readers go back to sleep. */
+#define FANOUT_PAUSE_US		50
+/* TODO measured: ... (kept_on_waker_cpu / sync_wakeups, fan-out) */
+#define FANOUT_KEPT_SHARE_MAX	0.10
+/* TODO measured: ... (declined_not_reciprocal / sync_wakeups, fan-out, reciprocal-only) */
+#define FANOUT_NOT_RECIPROCAL_SHARE_MIN	0.20
+/* TODO measured: ... (hint_dropped / sync_wakeups, fan-out, reciprocal-strict) */
+#define FANOUT_DROPPED_SHARE_MIN	0.80
+
+/* Seconds per arm; QEMU TCG with KASAN is slow. */
+#define ARM_TIMEOUT		120
+
+FIXTURE(placement) {
+	struct sw_saved saved;
+	int smt;
+	int cpus;
+};
+
+FIXTURE_SETUP(placement)
+{
+	char why[512], llc[128] = "?";
+	enum sw_iface st;
+
+	if (geteuid() != 0)
+		SKIP(return, "must run as root");
+	st = sw_iface_check(true, why, sizeof(why));
+	if (st == SW_IFACE_ABSENT)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(SW_IFACE_OK, st) TH_LOG("%s", why);
+
+	self->cpus = sw_nr_allowed_cpus();
+	ASSERT_LE(0, self->cpus);
+	if (self->cpus < 2)
+		SKIP(return, "needs 2 CPUs to choose between, have %d", self->cpus);
+	self->smt = sw_smt_active();
+	ASSERT_LE(0, self->smt) TH_LOG("cannot tell whether SMT is active: %s",
+				       strerror(-self->smt));
+	if (sw_read_file("/sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list",
+			 llc, sizeof(llc)) > 0)
+		llc[strcspn(llc, "\n")] = '\0';
+	TH_LOG("topology: %d CPUs allowed, SMT %s, cpu0 LLC shared with %s",
+	       self->cpus, self->smt ? "active" : "inactive", llc);
+
+	sw_save(&self->saved);
+	ASSERT_TRUE(self->saved.have_policy);
+	ASSERT_TRUE(self->saved.have_feature);
+}
+
+FIXTURE_TEARDOWN(placement)
+{
+	EXPECT_EQ(0, sw_restore(&self->saved));
+}
+
+struct arm {
+	struct sw_pingpong pp;
+	struct sw_stats st;
+	double share;
+	unsigned long sync;
+};
+
+static double stat_share(const struct arm *a, enum sw_stat i)
+{
+	return sw_ratio(a->st.v[i], a->sync);
+}
+
+/* Set the feature and policy, run the ping-pong, log and sanity-check it. */
+static void run_pingpong(struct __test_metadata *_metadata, const char *label,
+			 bool on, const char *policy, struct arm *a)
+{
+	char buf[512], handoffs[128];
+	int err;
+
+	ASSERT_EQ(0, sw_policy_set(policy));
+	ASSERT_EQ(0, sw_feature_set(on));
+
+	err = sw_pingpong_run(WARMUP_ROUNDS, ROUNDS, &a->st, &a->pp);
+	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
+	a->share = sw_pp_share(&a->pp);
+	a->sync = a->st.v[SW_SYNC_WAKEUPS];
+
+	snprintf(handoffs, sizeof(handoffs), "parent->child %ld/%ld, child->parent %ld/%ld",
+		 a->pp.same_cpu[0], a->pp.handoffs[0], a->pp.same_cpu[1], a->pp.handoffs[1]);
+	TH_LOG("%s: same-CPU share %.3f (%s), %.1f us/round trip",
+	       label, a->share, handoffs, a->pp.usec_per_round);
+	TH_LOG("%s: %s", label, sw_stats_str(&a->st, buf, sizeof(buf)));
+
+	ASSERT_EQ(2 * ROUNDS, sw_pp_handoffs(&a->pp));
+	/* Every outcome is of a counted sync wakeup. */
+	EXPECT_GE(a->sync, sw_stats_outcomes(&a->st));
+}
+
+/* The same-CPU share of the ping-pong's handoffs is at most LOW_SHARE_MAX. */
+static void expect_share_low(struct __test_metadata *_metadata, const struct arm *a)
+{
+	bool low = a->share <= LOW_SHARE_MAX;
+
+	EXPECT_TRUE(low)
+		TH_LOG("same-CPU share %.3f above LOW_SHARE_MAX %.2f", a->share, LOW_SHARE_MAX);
+}
+
+/* ... or at least HIGH_SHARE_MIN. */
+static void expect_share_high(struct __test_metadata *_metadata, const struct arm *a)
+{
+	bool high = a->share >= HIGH_SHARE_MIN;
+
+	EXPECT_TRUE(high)
+		TH_LOG("same-CPU share %.3f below HIGH_SHARE_MIN %.2f", a->share, HIGH_SHARE_MIN);
+}
+
+/* Counter @i, as a share of sync_wakeups, is at least (@ge) or at most @limit. */
+static void expect_stat_share(struct __test_metadata *_metadata, const struct arm *a,
+			      enum sw_stat i, bool ge, double limit, const char *limit_name)
+{
+	double share = stat_share(a, i);
+	bool within = ge ? share >= limit : share <= limit;
+
+	EXPECT_TRUE(within)
+		TH_LOG("%s %lu of %lu sync wakeups (%.3f), %s %s %.2f",
+		       sw_stat_names[i], a->st.v[i], a->sync, share,
+		       ge ? "below" : "above", limit_name, limit);
+}
+
+#define EXPECT_STAT_SHARE_GE(a, i, limit) \
+	expect_stat_share(_metadata, a, i, true, limit, #limit)
+#define EXPECT_STAT_SHARE_LE(a, i, limit) \
+	expect_stat_share(_metadata, a, i, false, limit, #limit)
+
+/* Off means off: whatever the policy, nothing counted, placement as upstream. */
+TEST_F_TIMEOUT(placement, feature_off, ARM_TIMEOUT)
+{
+	struct arm a;
+	int i;
+
+	run_pingpong(_metadata, "off (policy reciprocal-only)", false, "reciprocal-only", &a);
+	for (i = 0; i < SW_NR_STATS; i++) {
+		const char *name = sw_stat_names[i];
+
+		EXPECT_EQ(0, a.st.v[i]) TH_LOG("%s counted while off", name);
+	}
+	expect_share_low(_metadata, &a);
+}
+
+/* hint-only is upstream with counting: seen, never judged, never dropped. */
+TEST_F_TIMEOUT(placement, hint_only, ARM_TIMEOUT)
+{
+	struct arm a;
+
+	run_pingpong(_metadata, "hint-only", true, "hint-only", &a);
+	EXPECT_LT(0, a.sync);
+	EXPECT_EQ(0, sw_stats_outcomes(&a.st));
+	expect_share_low(_metadata, &a);
+}
+
+/* no-sync drops every hint it sees and judges nothing. */
+TEST_F_TIMEOUT(placement, no_sync, ARM_TIMEOUT)
+{
+	unsigned long dropped;
+	struct arm a;
+
+	run_pingpong(_metadata, "no-sync", true, "no-sync", &a);
+	dropped = a.st.v[SW_HINT_DROPPED];
+	EXPECT_LT(0, a.sync);
+	EXPECT_GE(a.sync, dropped);
+	EXPECT_LE(a.sync, dropped + NO_SYNC_DROPPED_SLACK)
+		TH_LOG("hint_dropped %lu of %lu sync wakeups", dropped, a.sync);
+	EXPECT_EQ(dropped, sw_stats_outcomes(&a.st)) TH_LOG("no-sync judged a wakeup");
+	EXPECT_EQ(0, a.st.v[SW_KEPT]);
+	expect_share_low(_metadata, &a);
+}
+
+/* waker-if-alone ignores SMT and reciprocity: the pair shares a CPU. */
+TEST_F_TIMEOUT(placement, waker_if_alone, ARM_TIMEOUT)
+{
+	struct arm a;
+
+	run_pingpong(_metadata, "waker-if-alone", true, "waker-if-alone", &a);
+	EXPECT_LT(0, a.sync);
+	EXPECT_EQ(0, a.st.v[SW_HINT_DROPPED]);
+	EXPECT_EQ(0, a.st.v[SW_DECLINED_SMT]);
+	EXPECT_EQ(0, a.st.v[SW_DECLINED_NOT_RECIPROCAL]);
+	EXPECT_EQ(0, a.st.v[SW_DECLINED_CAPACITY]);
+	EXPECT_STAT_SHARE_GE(&a, SW_KEPT, KEPT_SHARE_MIN);
+	expect_share_high(_metadata, &a);
+}
+
+/*
+ * A reciprocal pair under reciprocal-only or reciprocal-strict: kept on the
+ * waker CPU without SMT, left to select_idle_sibling() with it.
+ */
+static void expect_reciprocal_pair(struct __test_metadata *_metadata,
+				   const struct arm *a, int smt)
+{
+	EXPECT_LT(0, a->sync);
+	if (smt) {
+		EXPECT_LT(0, a->st.v[SW_DECLINED_SMT]);
+		EXPECT_EQ(0, a->st.v[SW_KEPT]);
+		expect_share_low(_metadata, a);
+	} else {
+		EXPECT_EQ(0, a->st.v[SW_DECLINED_SMT]);
+		EXPECT_STAT_SHARE_GE(a, SW_KEPT, KEPT_SHARE_MIN);
+		expect_share_high(_metadata, a);
+	}
+}
+
+TEST_F_TIMEOUT(placement, reciprocal_only, ARM_TIMEOUT)
+{
+	struct arm a;
+
+	run_pingpong(_metadata, "reciprocal-only", true, "reciprocal-only", &a);
+	EXPECT_EQ(0, a.st.v[SW_HINT_DROPPED]);
+	expect_reciprocal_pair(_metadata, &a, self->smt);
+}
+
+/* The pair is reciprocal, so strict drops (almost) no hint. */
+TEST_F_TIMEOUT(placement, reciprocal_strict, ARM_TIMEOUT)
+{
+	struct arm a;
+
+	run_pingpong(_metadata, "reciprocal-strict", true, "reciprocal-strict", &a);
+	EXPECT_STAT_SHARE_LE(&a, SW_HINT_DROPPED, STRICT_DROPPED_SHARE_MAX);
+	expect_reciprocal_pair(_metadata, &a, self->smt);
+}
+
+/* ---- one writer, readers that never answer -------------------------- */
+
+static void run_fanout(struct __test_metadata *_metadata, const char *policy,
+		       struct arm *a)
+{
+	struct sw_fanout fo;
+	char buf[512];
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	ASSERT_EQ(0, sw_policy_set(policy));
+	ASSERT_EQ(0, sw_feature_set(true));
+
+	err = sw_fanout_run(FANOUT_READERS, FANOUT_ROUNDS, FANOUT_PAUSE_US, &a->st, &fo);
+	ASSERT_EQ(0, err) TH_LOG("fan-out: %s", strerror(-err));
+	a->sync = a->st.v[SW_SYNC_WAKEUPS];
+
+	TH_LOG("fan-out %s: %ld writes to %d readers in %.0f us, %ld bytes read",
+	       policy, fo.writes, FANOUT_READERS, fo.usec, fo.bytes_read);
+	TH_LOG("fan-out %s: %s", policy, sw_stats_str(&a->st, buf, sizeof(buf)));
+
+	EXPECT_EQ((long)FANOUT_READERS * FANOUT_ROUNDS, fo.writes);
+	EXPECT_EQ(fo.writes, fo.bytes_read);
+	EXPECT_GE(a->sync, sw_stats_outcomes(&a->st));
+	EXPECT_LT(0, a->sync);
+	EXPECT_STAT_SHARE_LE(a, SW_KEPT, FANOUT_KEPT_SHARE_MAX);
+}
+
+/*
+ * reciprocal-only judges one-way wakeups and declines them as not
+ * reciprocal. With SMT active it declines them for SMT first.
+ */
+TEST_F_TIMEOUT(placement, fanout_reciprocal_only, ARM_TIMEOUT)
+{
+	struct arm a;
+
+	run_fanout(_metadata, "reciprocal-only", &a);
+	EXPECT_EQ(0, a.st.v[SW_HINT_DROPPED]);
+	if (self->smt) {
+		TH_LOG("SMT active: declined for SMT before reciprocity is looked at");
+		EXPECT_LT(0, a.st.v[SW_DECLINED_SMT]);
+		EXPECT_EQ(0, a.st.v[SW_KEPT]);
+		return;
+	}
+	EXPECT_LT(0, a.st.v[SW_DECLINED_NOT_RECIPROCAL]);
+	EXPECT_STAT_SHARE_GE(&a, SW_DECLINED_NOT_RECIPROCAL, FANOUT_NOT_RECIPROCAL_SHARE_MIN);
+}
+
+/* reciprocal-strict treats one-way wakeups as no-sync: their hint is dropped. */
+TEST_F_TIMEOUT(placement, fanout_reciprocal_strict, ARM_TIMEOUT)
+{
+	struct arm a;
+
+	run_fanout(_metadata, "reciprocal-strict", &a);
+	EXPECT_STAT_SHARE_GE(&a, SW_HINT_DROPPED, FANOUT_DROPPED_SHARE_MIN);
+}
+
+TEST_HARNESS_MAIN
