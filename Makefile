@@ -5,28 +5,36 @@ FLAVOUR ?= bench
 TOPO    ?= flat
 ACCEL   ?= auto
 export KSRC FLAVOUR TOPO ACCEL CMD APPEND TIMEOUT TOPOS TESTS
+export ROUNDS ARMS WORKLOADS QUICK BOOTS BASELINE NOBUILD
+export PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT
 
 H := harness
 
-.PHONY: help deps source tree kernel selftests vm check lint bench bench-overhead clean
+.PHONY: help deps source tree kernel selftests vm check lint bloat bench bench-overhead clean
 
 help:
 	@echo 'Targets (each installs missing Debian packages first; run as root):'
 	@echo '  check           build the debug kernel, boot it on flat, smt and llc2, run the'
 	@echo '                  selftests and static checks; ends with "N passed, N failed"'
-	@echo '  bench           A/B every policy in one boot of the bench kernel (issue: make bench)'
-	@echo '  bench-overhead  unpatched kernel against patched with the feature off'
+	@echo '  bench           A/B every policy in one boot of the bench kernel; tables and'
+	@echo '                  plot in results/<date-time>/ (QUICK=1: 3-minute smoke run)'
+	@echo '  bench-overhead  unpatched kernel against patched with the feature off,'
+	@echo '                  alternating BOOTS pairs of boots (pipe and messaging)'
 	@echo '  vm CMD=...      boot FLAVOUR=bench|test on TOPO=flat|smt|llc2 and run CMD'
 	@echo '  kernel          build FLAVOUR (bench: defconfig + .config.fragment;'
 	@echo '                  test: bench + configs/debug.fragment)'
 	@echo '  tree            build/linux = source + patches/series + overlay files'
 	@echo '  selftests       build tools/testing/selftests/sched/* into build/kselftest'
 	@echo '  lint            checkpatch --strict, docutils, shellcheck (TAP)'
+	@echo '  bloat           scripts/bloat-o-meter: unpatched base against patched vmlinux'
 	@echo '  source          unpack /usr/src/linux-source-6.12.tar.xz under build/src'
 	@echo '  deps            apt-get install what is missing'
 	@echo '  clean           remove build/'
 	@echo 'Variables: KSRC=/path/to/linux  FLAVOUR=bench|test  TOPO=flat|smt|llc2'
 	@echo '           ACCEL=auto|kvm|tcg  APPEND="kernel args"  TIMEOUT=seconds'
+	@echo 'Bench:     ROUNDS=5  ARMS="off hint-only ..."  WORKLOADS="pipe msg-thread-g2 ..."'
+	@echo '           QUICK=1  BASELINE=hint-only  BOOTS=3  NOBUILD=1 (boot what is built)'
+	@echo '           bench/guest-bench.sh --check lists the workloads and their commands'
 
 deps:
 	@$(H)/deps.sh
@@ -49,8 +57,18 @@ vm: kernel
 lint: tree
 	@$(H)/lint.sh
 
+bloat: source
+	@$(H)/bloat.sh
+
 check: source
 	@$(H)/check.sh
+
+# The bench scripts check their variables first, then unpack and build.
+bench: deps
+	@bench/run.sh
+
+bench-overhead: deps
+	@bench/overhead.sh
 
 clean:
 	rm -rf build

@@ -16,6 +16,8 @@ out=${3:-$(kernel_dir "$flavour")}
 fragments() {
 	echo "$src/kernel/configs/kvm_guest.config"
 	echo "$REPO/.config.fragment"
+	# What the selftests declare they need, the kselftest way.
+	find "$REPO/tools/testing/selftests/sched" -name config | LC_ALL=C sort
 	[ "$flavour" = test ] && echo "$REPO/configs/debug.fragment"
 	return 0
 }

@@ -18,7 +18,9 @@ feature_listed() {
 }
 
 # Domain names of cpu0, innermost first: "SMT MC", "MC PKG", ...
+# debugfs lists the domains only once sched/verbose is set.
 domains() {
+	echo Y >/sys/kernel/debug/sched/verbose
 	cat /sys/kernel/debug/sched/domains/cpu0/domain*/name 2>/dev/null | tr '\n' ' ' | sed 's/ $//'
 }
 

@@ -12,6 +12,11 @@ mount_fs() {
 mount_fs proc proc /proc
 mount_fs sysfs sysfs /sys
 mount_fs devtmpfs devtmpfs /dev
+# devtmpfs lacks the links udev would make; kselftest writes to /dev/stdout.
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
 mkdir -p /dev/pts /dev/shm 2>/dev/null
 mount_fs devpts devpts /dev/pts
 mount_fs tmpfs tmpfs /dev/shm
@@ -27,7 +32,9 @@ export RESULTS=/mnt
 cd /tmp || exit 1
 
 echo "guest-init: running command" >/dev/console
-sh /mnt/cmd.sh >/mnt/output.log 2>&1
+# Append: kselftest's runner reopens /dev/stdout, and two descriptions of
+# one file without O_APPEND overwrite each other's lines.
+sh /mnt/cmd.sh >>/mnt/output.log 2>&1
 echo "$?" >/mnt/exit-code
 echo "guest-init: command exited $(cat /mnt/exit-code)" >/dev/console
 sync

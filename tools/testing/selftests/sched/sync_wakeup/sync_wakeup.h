@@ -694,10 +694,16 @@ struct sw_fanout {
 
 /*
  * One writer (this process), @readers children each reading its own pipe.
- * The writer writes one byte to each pipe in turn, @rounds times, pausing
- * @pause_us after every turn so that readers go back to sleep and each write
- * is a WF_SYNC wakeup of a sleeping reader. Readers never write anything,
- * so they never wake the writer: none of these wakeups is reciprocal.
+ * The writer writes @rounds bytes to each pipe, one reader after the other,
+ * pausing @pause_us after every byte so that the reader goes back to sleep
+ * and each write is a WF_SYNC wakeup of a sleeping reader. Readers never
+ * write anything, so they never wake the writer: none of these wakeups is
+ * reciprocal.
+ *
+ * One reader at a time, not round robin: readers inherit the writer's
+ * wakee_flips at fork and never decay them, so a writer that switched
+ * wakees on every write would soon make wake_wide() call every wakeup wide
+ * and no wake-affine rule would ever look at it.
  * If @st is set the counters are reset before and read after the writes,
  * while every reader is still alive. Returns 0 or -errno.
  */
@@ -771,13 +777,13 @@ static inline int sw_fanout_run(int readers, long rounds, long pause_us,
 			goto out;
 	}
 	t0 = sw_now_us();
-	for (i = 0; i < rounds && !err; i++) {
-		for (r = 0; r < readers && !err; r++) {
+	for (r = 0; r < readers && !err; r++) {
+		for (i = 0; i < rounds && !err; i++) {
 			err = sw_write_full(fds[r][1], "x", 1);
 			out->writes += !err;
+			if (pause_us)
+				nanosleep(&pause, NULL);
 		}
-		if (pause_us)
-			nanosleep(&pause, NULL);
 	}
 	out->usec = sw_now_us() - t0;
 	if (!err && st)
