@@ -22,36 +22,50 @@
  * declines them as not reciprocal, reciprocal-strict drops their hint.
  *
  * Each arm is one test; every arm prints its share and counters. Needs 2 or
- * more CPUs. The thresholds below are placeholders until measured.
+ * more CPUs.
  */
 #include "sync_wakeup.h"
 #include "../../kselftest_harness.h"
 
 /* Counted round trips per arm, and uncounted ones before them. */
-#define ROUNDS			4000
+#define ROUNDS			2000
 #define WARMUP_ROUNDS		200
 
-/* TODO measured: ... (share of same-CPU handoffs, per topology) */
-#define LOW_SHARE_MAX		0.30
-/* TODO measured: ... */
-#define HIGH_SHARE_MIN		0.80
-/* TODO measured: ... (kept_on_waker_cpu / sync_wakeups where the pair is kept) */
+/*
+ * Thresholds, from runs of the debug kernel under QEMU TCG (2026-11-29,
+ * 2-core Debian 12 host; flat = 2 vCPUs, smt = 2 cores x 2 threads).
+ *
+ * Same-CPU share of the handoffs, measured:
+ *   off / hint-only / no-sync:  smt 0.016 / 0.033 / 0.006;
+ *                               flat 0.50-0.55 / 0.56-0.78 / 0.76-0.84
+ *   waker-if-alone:             smt 0.81; flat 0.87-0.97
+ *   reciprocal-only / -strict:  smt 0.043 / 0.036; flat 0.92-0.97
+ * With only two vCPUs the share is a weak signal: an idle TCG vCPU is slow
+ * to wake, so newidle balancing on the waker's CPU often pulls the wakee
+ * back before it runs. The 2-CPU "low" bound is therefore loose, and the
+ * decisive checks there are the counters (kept_on_waker_cpu is 0 for the
+ * policies that never keep, at least KEPT_SHARE_MIN for those that do).
+ */
+#define LOW_SHARE_MAX		0.25
+#define LOW_SHARE_MAX_2CPUS	0.92
+#define HIGH_SHARE_MIN		0.70
+/* kept_on_waker_cpu / sync_wakeups, measured 0.74-0.98 where kept. */
 #define KEPT_SHARE_MIN		0.50
-/* TODO measured: ... (hint_dropped / sync_wakeups, reciprocal pair, reciprocal-strict) */
-#define STRICT_DROPPED_SHARE_MAX	0.10
-/* TODO measured: ... (sync_wakeups - hint_dropped under no-sync: in-flight wakeups) */
+/* hint_dropped / sync_wakeups, reciprocal pair, reciprocal-strict: 0.12-0.22. */
+#define STRICT_DROPPED_SHARE_MAX	0.40
+/* sync_wakeups - hint_dropped under no-sync: measured 0. */
 #define NO_SYNC_DROPPED_SLACK	8
 
 #define FANOUT_READERS		3
-#define FANOUT_ROUNDS		2000
-/* Writer pause after each turn, so that readers go back to sleep. */
+#define FANOUT_ROUNDS		1000
+/* Writer pause after each write, so that the reader goes back to sleep. */
 #define FANOUT_PAUSE_US		50
-/* TODO measured: ... (kept_on_waker_cpu / sync_wakeups, fan-out) */
-#define FANOUT_KEPT_SHARE_MAX	0.10
-/* TODO measured: ... (declined_not_reciprocal / sync_wakeups, fan-out, reciprocal-only) */
-#define FANOUT_NOT_RECIPROCAL_SHARE_MIN	0.20
-/* TODO measured: ... (hint_dropped / sync_wakeups, fan-out, reciprocal-strict) */
-#define FANOUT_DROPPED_SHARE_MIN	0.80
+/* kept_on_waker_cpu / sync_wakeups, fan-out, measured 0.00-0.05. */
+#define FANOUT_KEPT_SHARE_MAX	0.15
+/* declined_not_reciprocal / sync_wakeups, fan-out, reciprocal-only: 0.22. */
+#define FANOUT_NOT_RECIPROCAL_SHARE_MIN	0.08
+/* hint_dropped / sync_wakeups, fan-out, reciprocal-strict: 0.75-0.79. */
+#define FANOUT_DROPPED_SHARE_MIN	0.50
 
 /* Seconds per arm; QEMU TCG with KASAN is slow. */
 #define ARM_TIMEOUT		120
@@ -135,13 +149,14 @@ static void run_pingpong(struct __test_metadata *_metadata, const char *label,
 	EXPECT_GE(a->sync, sw_stats_outcomes(&a->st));
 }
 
-/* The same-CPU share of the ping-pong's handoffs is at most LOW_SHARE_MAX. */
+/* The same-CPU share of the ping-pong's handoffs is low, as measured above. */
 static void expect_share_low(struct __test_metadata *_metadata, const struct arm *a)
 {
-	bool low = a->share <= LOW_SHARE_MAX;
+	double limit = sw_nr_allowed_cpus() > 2 ? LOW_SHARE_MAX : LOW_SHARE_MAX_2CPUS;
+	bool low = a->share <= limit;
 
 	EXPECT_TRUE(low)
-		TH_LOG("same-CPU share %.3f above LOW_SHARE_MAX %.2f", a->share, LOW_SHARE_MAX);
+		TH_LOG("same-CPU share %.3f above %.2f", a->share, limit);
 }
 
 /* ... or at least HIGH_SHARE_MIN. */
