@@ -1,0 +1,418 @@
+#!/usr/bin/env python3
+"""Summarise bench runs (raw.csv from bench/guest-bench.sh) per workload and arm.
+
+For every workload and metric, and every arm: n, mean, median, stddev, min,
+the change of the mean against the baseline arm, whether that change is
+significant by Welch's two-sided t-test at 95%, and the share of sync wakeups
+the feature kept on the waker's CPU or whose hint it dropped (from the
+kernel's counters). Writes table.md (also printed), summary.csv and plot.png
+(gnuplot: every workload normalised to the baseline arm's mean).
+
+Usage: analyze.py [--baseline ARM] [--out DIR] [--no-plot] raw.csv [more.csv ...]
+"""
+
+import argparse
+import csv
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+COLUMNS = ["round", "workload", "arm", "metric", "value", "unit", "better",
+           "sync_wakeups", "kept_on_waker_cpu", "declined_total", "hint_dropped"]
+ARM_ORDER = ["base", "patched-off", "off", "hint-only", "waker-if-alone",
+             "reciprocal-only", "no-sync", "reciprocal-strict"]
+WORKLOAD_ORDER = ["pipe", "pipe-cpu01", "pipe-cpu0"] + \
+    [f"{k}-{m}-g{g}" for k in ("msg", "hackbench") for m in ("thread", "process")
+     for g in (1, 2, 4)] + ["sockperf"]
+ALPHA = 0.05
+TEST = "Welch's two-sided t-test (unequal variances), 95% (p < 0.05)"
+
+# The thread's tables (seeds/README.md): one row per arm, one column per case.
+def _case(kind, g):
+    return f"{kind}, {g} group{'s' if g > 1 else ''}"
+
+
+SUMMARIES = [
+    ("pipe", "`perf bench sched pipe`",
+     [("pipe", "default"), ("pipe-cpu01", "taskset -c 0,1"), ("pipe-cpu0", "taskset -c 0")]),
+    ("messaging", "`perf bench sched messaging -p` (pipes)",
+     [(f"msg-{m}-g{g}", _case(k, g)) for m, k in (("thread", "threads"), ("process", "processes"))
+      for g in (1, 2, 4)]),
+    ("hackbench", "rt-tests `hackbench --pipe`",
+     [(f"hackbench-{m}-g{g}", _case(k, g))
+      for m, k in (("thread", "threads"), ("process", "processes")) for g in (1, 2, 4)]),
+    ("sockperf", "`sockperf ping-pong --tcp` on loopback",
+     [("sockperf", None)]),
+]
+
+
+def die(msg):
+    sys.exit(f"analyze: error: {msg}")
+
+
+# --- Welch's t-test, with the t distribution from the incomplete beta ------
+
+def _betacf(a, b, x):
+    """Continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-14:
+            break
+    return h
+
+
+def betai(a, b, x):
+    """Regularised incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    lbt = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+           + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(lbt) * _betacf(a, b, x) / a
+    return 1.0 - math.exp(lbt) * _betacf(b, a, 1.0 - x) / b
+
+
+def welch(xs, ys):
+    """(t, df, two-sided p) of Welch's t-test, or None with fewer than 2 runs."""
+    n1, n2 = len(xs), len(ys)
+    if n1 < 2 or n2 < 2:
+        return None
+    m1, m2 = statistics.fmean(xs), statistics.fmean(ys)
+    v1, v2 = statistics.variance(xs) / n1, statistics.variance(ys) / n2
+    if v1 + v2 == 0.0:
+        return (0.0, float(n1 + n2 - 2), 1.0 if m1 == m2 else 0.0)
+    t = (m1 - m2) / math.sqrt(v1 + v2)
+    df = (v1 + v2) ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1))
+    p = betai(df / 2.0, 0.5, df / (df + t * t))
+    return (t, df, p)
+
+
+# --- reading ----------------------------------------------------------------
+
+def read_rows(paths):
+    rows = []
+    for path in paths:
+        try:
+            f = open(path, newline="")
+        except OSError as e:
+            die(f"cannot read {path}: {e.strerror}")
+        with f:
+            reader = csv.DictReader(f)
+            if reader.fieldnames != COLUMNS:
+                die(f"{path}: header is {reader.fieldnames}, want {','.join(COLUMNS)}: "
+                    "is it a raw.csv from bench/guest-bench.sh?")
+            for i, r in enumerate(reader, start=2):
+                try:
+                    r["value"] = float(r["value"])
+                except ValueError:
+                    die(f"{path}:{i}: value '{r['value']}' is not a number")
+                if r["better"] not in ("lower", "higher"):
+                    die(f"{path}:{i}: better is '{r['better']}', want lower or higher")
+                rows.append(r)
+    if not rows:
+        die(f"no runs in {', '.join(paths)}: did the benchmark run?")
+    return rows
+
+
+def read_meta(paths):
+    """cmd.<workload> lines of the meta.txt beside the first CSV, if any."""
+    cmds = {}
+    meta = os.path.join(os.path.dirname(os.path.abspath(paths[0])), "meta.txt")
+    if os.path.exists(meta):
+        with open(meta) as f:
+            for line in f:
+                key, sep, val = line.partition(": ")
+                if sep and key.startswith("cmd."):
+                    cmds[key[4:]] = val.strip()
+    return cmds
+
+
+def ordered(items, order):
+    known = [x for x in order if x in items]
+    return known + [x for x in items if x not in order]
+
+
+def ratio(r, name):
+    """counter name / sync_wakeups of one run, None when not counted."""
+    try:
+        seen = int(r["sync_wakeups"])
+        part = int(r[name])
+    except (TypeError, ValueError):
+        return None
+    return part / seen if seen > 0 else None
+
+
+# --- statistics ---------------------------------------------------------------
+
+def summarise(rows, baseline):
+    """{(workload, metric): {"unit", "better", "arms": {arm: stats}}}"""
+    groups = {}
+    for r in rows:
+        g = groups.setdefault((r["workload"], r["metric"]),
+                              {"unit": r["unit"], "better": r["better"], "runs": {}})
+        g["runs"].setdefault(r["arm"], []).append(r)
+    for key, g in groups.items():
+        g["arms"] = {}
+        base = [r["value"] for r in g["runs"].get(baseline, [])]
+        base_mean = statistics.fmean(base) if base else None
+        for arm, runs in g["runs"].items():
+            v = [r["value"] for r in runs]
+            s = {"n": len(v), "mean": statistics.fmean(v), "median": statistics.median(v),
+                 "stddev": statistics.stdev(v) if len(v) > 1 else float("nan"),
+                 "min": min(v), "values": v}
+            s["delta"] = (100.0 * (s["mean"] - base_mean) / base_mean
+                          if base_mean else None)
+            s["test"] = welch(v, base) if base and arm != baseline else None
+            for name in ("kept_on_waker_cpu", "hint_dropped"):
+                shares = [x for x in (ratio(r, name) for r in runs) if x is not None]
+                s[name] = statistics.fmean(shares) if shares else None
+            g["arms"][arm] = s
+        g["base_mean"] = base_mean
+    return groups
+
+
+def verdict(s, better, arm, baseline):
+    if arm == baseline:
+        return "baseline"
+    if s["test"] is None:
+        return "n/a (n < 2)"
+    p = s["test"][2]
+    if p >= ALPHA:
+        return f"no (p={p:.2f})"
+    good = (s["delta"] < 0) == (better == "lower")
+    return f"**yes, {'better' if good else 'worse'}** (p={p:.3f})"
+
+
+def num(x):
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    return f"{x:.4g}" if abs(x) < 1e5 else f"{x:.0f}"
+
+
+def pct(x, signed=True):
+    if x is None:
+        return "-"
+    return f"{x:+.1f}%" if signed else f"{100 * x:.0f}%"
+
+
+# --- output -------------------------------------------------------------------
+
+def workload_tables(groups, arms, workloads, baseline, cmds):
+    out = []
+    for w in workloads:
+        for (gw, metric), g in groups.items():
+            if gw != w:
+                continue
+            cmd = f" — `{cmds[w]}`" if w in cmds else ""
+            out.append(f"### {w}: {metric}, {g['unit']}, {g['better']} is better{cmd}\n")
+            out.append(f"Significant? {TEST} against {baseline}.\n")
+            out.append(f"| arm | n | mean | median | stddev | min | Δ mean vs {baseline} "
+                       "| significant? | fired: kept on waker CPU / hint dropped |")
+            out.append("|---|--:|--:|--:|--:|--:|--:|---|--:|")
+            for arm in arms:
+                s = g["arms"].get(arm)
+                if s is None:
+                    continue
+                fired = "-"
+                if s["kept_on_waker_cpu"] is not None or s["hint_dropped"] is not None:
+                    fired = (f"{pct(s['kept_on_waker_cpu'], False)} / "
+                             f"{pct(s['hint_dropped'], False)}")
+                out.append(f"| {arm} | {s['n']} | {num(s['mean'])} | {num(s['median'])} "
+                           f"| {num(s['stddev'])} | {num(s['min'])} | "
+                           f"{'-' if arm == baseline else pct(s['delta'])} | "
+                           f"{verdict(s, g['better'], arm, baseline)} | {fired} |")
+            out.append("")
+    return out
+
+
+def summary_tables(groups, arms, baseline):
+    out = []
+    for name, what, cases in SUMMARIES:
+        cols = []  # (label, workload, metric)
+        for w, label in cases:
+            for (gw, metric), g in groups.items():
+                if gw == w:
+                    cols.append((label or metric, w, metric, g))
+        if not cols:
+            continue
+        units = sorted({f"{g['unit']}, {g['better']} is better" for _, _, _, g in cols})
+        out.append(f"### {name}: {what}; mean ({'; '.join(units)}), "
+                   f"Δ vs {baseline}; * = significant by {TEST}\n")
+        out.append("| arm | " + " | ".join(c[0] for c in cols) + " |")
+        out.append("|---|" + "--:|" * len(cols))
+        for arm in arms:
+            cells = []
+            for _, _, _, g in cols:
+                s = g["arms"].get(arm)
+                if s is None:
+                    cells.append("-")
+                elif arm == baseline or s["delta"] is None:
+                    cells.append(num(s["mean"]))
+                else:
+                    star = "*" if s["test"] and s["test"][2] < ALPHA else ""
+                    cells.append(f"{num(s['mean'])} ({pct(s['delta'])}{star})")
+            out.append(f"| {arm} | " + " | ".join(cells) + " |")
+        out.append("")
+    return out
+
+
+def write_summary_csv(path, groups, arms, workloads, baseline):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["workload", "metric", "unit", "better", "arm", "n", "mean", "median",
+                    "stddev", "min", f"delta_pct_vs_{baseline}", "welch_p",
+                    "kept_share", "hint_dropped_share"])
+        for wl in workloads:
+            for (gw, metric), g in groups.items():
+                if gw != wl:
+                    continue
+                for arm in arms:
+                    s = g["arms"].get(arm)
+                    if s is None:
+                        continue
+                    w.writerow([wl, metric, g["unit"], g["better"], arm, s["n"],
+                                f"{s['mean']:.6g}", f"{s['median']:.6g}",
+                                f"{s['stddev']:.6g}", f"{s['min']:.6g}",
+                                "" if s["delta"] is None else f"{s['delta']:.3f}",
+                                "" if s["test"] is None else f"{s['test'][2]:.4g}",
+                                "" if s["kept_on_waker_cpu"] is None else f"{s['kept_on_waker_cpu']:.4f}",
+                                "" if s["hint_dropped"] is None else f"{s['hint_dropped']:.4f}"])
+
+
+def plot(outdir, groups, arms, workloads, baseline):
+    """plot.png: grouped bars per workload, normalised to the baseline's mean."""
+    gnuplot = shutil.which("gnuplot")
+    if not gnuplot:
+        return "no plot: gnuplot is missing (apt-get install gnuplot-nox)"
+    labels, lo, hi, betters = [], 1.0, 1.0, set()
+    lines = ["label " + " ".join(f"{a} {a}-err" for a in arms)]
+    for wl in workloads:
+        for (gw, metric), g in groups.items():
+            if gw != wl or not g["base_mean"]:
+                continue
+            label = wl if metric in ("runtime", "time-per-op") else f"{wl}:{metric}"
+            cells = []
+            for arm in arms:
+                s = g["arms"].get(arm)
+                if s is None:
+                    cells += ["?", "?"]
+                    continue
+                y = s["mean"] / g["base_mean"]
+                e = 0.0 if math.isnan(s["stddev"]) else s["stddev"] / g["base_mean"]
+                lo, hi = min(lo, y - e), max(hi, y + e)
+                cells += [f"{y:.5f}", f"{e:.5f}"]
+            labels.append(label)
+            betters.add(g["better"])
+            lines.append(f"{label} " + " ".join(cells))
+    if not labels:
+        return f"no plot: no workload has runs of the baseline {baseline}"
+    dat = os.path.join(outdir, "plot.dat")
+    with open(dat, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    pad = 0.05 * (hi - lo) + 0.02
+    sense = (f"{betters.pop()} is better for every metric here" if len(betters) == 1
+             else "see table.md for which way is better")
+    width = max(900, 60 + len(labels) * (len(arms) * 14 + 30))
+    script = f"""
+set terminal pngcairo size {width},600 noenhanced font ",10"
+set output '{os.path.join(outdir, "plot.png")}'
+set datafile missing '?'
+set xlabel "mean per arm / mean of {baseline}; error bars: stddev / mean of {baseline}; {sense}"
+set style data histograms
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.7 border -1
+set boxwidth 0.9
+set key outside top center horizontal
+set grid ytics
+set xtics rotate by -35 scale 0
+set yrange [{max(0.0, lo - pad):.3f}:{hi + pad:.3f}]
+set ylabel "normalised to {baseline}"
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dashtype 2 lw 1.5
+set bmargin 8
+plot for [i=0:{len(arms) - 1}] '{dat}' using (column(2+2*i)):(column(3+2*i)):xtic(1) title columnheader(2+2*i)
+"""
+    res = subprocess.run([gnuplot], input=script, text=True, capture_output=True)
+    if res.returncode != 0:
+        return f"no plot: gnuplot failed: {res.stderr.strip()}"
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("csv", nargs="+", help="raw.csv file(s) from bench/guest-bench.sh")
+    ap.add_argument("--baseline", default="hint-only",
+                    help="arm the others are compared with (default hint-only)")
+    ap.add_argument("--out", help="directory for table.md, summary.csv, plot.png "
+                    "(default: the first CSV's directory)")
+    ap.add_argument("--title", default="", help="first line of table.md")
+    ap.add_argument("--no-plot", action="store_true", help="skip plot.png")
+    args = ap.parse_args()
+
+    rows = read_rows(args.csv)
+    arms = ordered(list(dict.fromkeys(r["arm"] for r in rows)), ARM_ORDER)
+    if args.baseline not in arms:
+        die(f"baseline arm '{args.baseline}' has no runs; arms present: {' '.join(arms)} "
+            "(pick one with --baseline)")
+    workloads = ordered(list(dict.fromkeys(r["workload"] for r in rows)), WORKLOAD_ORDER)
+    outdir = args.out or os.path.dirname(os.path.abspath(args.csv[0]))
+    os.makedirs(outdir, exist_ok=True)
+    groups = summarise(rows, args.baseline)
+    cmds = read_meta(args.csv)
+    rounds = sorted({r["round"] for r in rows})
+
+    md = [f"# {args.title or 'WF_SYNC wakeup placement: A/B of every arm'}", ""]
+    md.append(f"{len(rows)} measurements from {', '.join(args.csv)}; arms {', '.join(arms)}; "
+              f"{len(rounds)} round(s). Baseline: **{args.baseline}**. "
+              f"Δ is the change of the mean against the baseline's mean. "
+              f"Significance: {TEST} of each arm's runs against the baseline's. "
+              "Fired share: mean over runs of kept_on_waker_cpu / sync_wakeups and "
+              "hint_dropped / sync_wakeups from debugfs sched/sync_wakeup_stats "
+              "(\"-\": not counted, e.g. feature off or unpatched kernel).")
+    md.append("")
+    md.append("## Summary in the layout of the thread's tables")
+    md.append("")
+    md += summary_tables(groups, arms, args.baseline)
+    md.append("## Per workload")
+    md.append("")
+    md += workload_tables(groups, arms, workloads, args.baseline, cmds)
+    text = "\n".join(md)
+    with open(os.path.join(outdir, "table.md"), "w") as f:
+        f.write(text)
+    write_summary_csv(os.path.join(outdir, "summary.csv"), groups, arms, workloads,
+                      args.baseline)
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stdout = None
+    if not args.no_plot:
+        err = plot(outdir, groups, arms, workloads, args.baseline)
+        if err:
+            print(f"analyze: {err}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,373 @@
+#!/usr/bin/env bash
+# Runs inside the bench guest (see bench/run.sh): A/B every WF_SYNC placement
+# arm in this one boot. Arms: `off` (SYNC_PAIR_AFFINE off) and the feature on
+# with each policy. One discarded warm-up run per workload, then ROUNDS rounds;
+# in every round each workload runs under every arm, the arm order rotated by
+# one per round. Before a run the arm is set and the counters reset, after it
+# the counters are read. One CSV row per run and metric goes to
+# $RESULTS/raw.csv, progress lines to $RESULTS/progress, the run's settings
+# and exact command lines to $RESULTS/meta.txt, every run's output to
+# $RESULTS/runs.log.
+#
+# Usage: guest-bench.sh           run (as root, in the guest)
+#        guest-bench.sh --check   check the variables and print the plan
+# Environment:
+#   RESULTS     writable result directory (the guest's /mnt)
+#   ROUNDS      rounds (default 5; QUICK=1: 1)
+#   ARMS        subset of: off hint-only waker-if-alone reciprocal-only
+#               no-sync reciprocal-strict (default all, in that order)
+#   WORKLOADS   subset of the workloads listed by --check (default all)
+#   QUICK       1 = smoke-test sizes
+#   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT  workload sizes
+# A kernel without the feature (the unpatched base) can run ARMS=off: the
+# scheduler files are then left alone and the counters recorded empty.
+# BENCH_FEATURES, BENCH_POLICY, BENCH_STATS override the kernel file paths
+# (for testing this script on a host against plain files).
+set -eu
+
+ALL_ARMS="off hint-only waker-if-alone reciprocal-only no-sync reciprocal-strict"
+ALL_WORKLOADS="pipe pipe-cpu01 pipe-cpu0 msg-thread-g1 msg-thread-g2 msg-thread-g4"
+ALL_WORKLOADS+=" msg-process-g1 msg-process-g2 msg-process-g4"
+ALL_WORKLOADS+=" hackbench-thread-g1 hackbench-thread-g2 hackbench-thread-g4"
+ALL_WORKLOADS+=" hackbench-process-g1 hackbench-process-g2 hackbench-process-g4 sockperf"
+
+FEATURES=${BENCH_FEATURES:-/sys/kernel/debug/sched/features}
+POLICY=${BENCH_POLICY:-/proc/sys/kernel/sched_sync_wakeup_policy}
+STATS=${BENCH_STATS:-/sys/kernel/debug/sched/sync_wakeup_stats}
+
+die() {
+	printf 'guest-bench: error: %s\n' "$*" >&2
+	exit 1
+}
+
+# "a  b\n c " -> "a b c"
+norm() { printf '%s\n' "$1" | tr -s ' \t\n' '   ' | sed 's/^ //; s/ $//'; }
+
+# is_in WORD LIST
+is_in() {
+	case " $2 " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# check_list NAME VALUE VALID: every word of VALUE is valid, none twice.
+check_list() {
+	local seen=" " w
+	[ -n "$(norm "$2")" ] || die "$1 is empty: pick from: $3"
+	for w in $2; do
+		is_in "$w" "$3" || die "unknown $1 entry '$w': pick from: $3"
+		case "$seen" in *" $w "*) die "$1 names '$w' twice" ;; esac
+		seen="$seen$w "
+	done
+}
+
+check_count() { # check_count NAME VALUE
+	case "$2" in
+	'' | *[!0-9]* | 0*) die "$1=$2 is not a positive integer" ;;
+	esac
+}
+
+settings() {
+	QUICK=${QUICK:-0}
+	case "$QUICK" in 0 | 1) ;; *) die "QUICK=$QUICK: use 0 or 1" ;; esac
+	if [ "$QUICK" = 1 ]; then
+		ROUNDS=${ROUNDS:-1}
+		PIPE_LOOPS=${PIPE_LOOPS:-3000}
+		MSG_LOOPS=${MSG_LOOPS:-40}
+		HB_LOOPS=${HB_LOOPS:-40}
+		SOCK_SECS=${SOCK_SECS:-1}
+	else
+		ROUNDS=${ROUNDS:-5}
+		PIPE_LOOPS=${PIPE_LOOPS:-20000}
+		MSG_LOOPS=${MSG_LOOPS:-250}
+		HB_LOOPS=${HB_LOOPS:-250}
+		SOCK_SECS=${SOCK_SECS:-2}
+	fi
+	SOCK_PORT=${SOCK_PORT:-11111}
+	ARMS=$(norm "${ARMS:-$ALL_ARMS}")
+	WORKLOADS=$(norm "${WORKLOADS:-$ALL_WORKLOADS}")
+	check_count ROUNDS "$ROUNDS"
+	check_count PIPE_LOOPS "$PIPE_LOOPS"
+	check_count MSG_LOOPS "$MSG_LOOPS"
+	check_count HB_LOOPS "$HB_LOOPS"
+	check_count SOCK_SECS "$SOCK_SECS"
+	check_count SOCK_PORT "$SOCK_PORT"
+	check_list ARMS "$ARMS" "$ALL_ARMS"
+	check_list WORKLOADS "$WORKLOADS" "$ALL_WORKLOADS"
+	read -ra arm_list <<<"$ARMS"
+	read -ra workload_list <<<"$WORKLOADS"
+	total_runs=$((ROUNDS * ${#arm_list[@]} * ${#workload_list[@]}))
+}
+
+# The exact command line of a workload: plain words, no quoting needed.
+command_of() {
+	local g
+	case "$1" in
+	pipe) echo "perf bench sched pipe -l $PIPE_LOOPS" ;;
+	pipe-cpu01) echo "taskset -c 0,1 perf bench sched pipe -l $PIPE_LOOPS" ;;
+	pipe-cpu0) echo "taskset -c 0 perf bench sched pipe -l $PIPE_LOOPS" ;;
+	msg-thread-g*) g=${1#msg-thread-g} && echo "perf bench sched messaging -p -t -g $g -l $MSG_LOOPS" ;;
+	msg-process-g*) g=${1#msg-process-g} && echo "perf bench sched messaging -p -g $g -l $MSG_LOOPS" ;;
+	hackbench-thread-g*) g=${1#hackbench-thread-g} && echo "hackbench --pipe --threads --groups $g --loops $HB_LOOPS" ;;
+	hackbench-process-g*) g=${1#hackbench-process-g} && echo "hackbench --pipe --process --groups $g --loops $HB_LOOPS" ;;
+	sockperf) echo "sockperf ping-pong --tcp -i 127.0.0.1 -p $SOCK_PORT -t $SOCK_SECS" ;;
+	*) die "no command for workload $1" ;;
+	esac
+}
+
+server_command() { echo "sockperf server --tcp -i 127.0.0.1 -p $SOCK_PORT"; }
+
+# --- the kernel's knobs -------------------------------------------------
+
+feature_present() { [ -e "$POLICY" ]; }
+
+# set_arm ARM: off, or the feature on with the policy ARM; verified by reading back.
+set_arm() {
+	if ! feature_present; then
+		[ "$1" = off ] || die "arm $1 needs the SYNC_PAIR_AFFINE kernel: $POLICY is missing"
+		return 0
+	fi
+	if [ "$1" = off ]; then
+		echo NO_SYNC_PAIR_AFFINE >"$FEATURES" || die "cannot write NO_SYNC_PAIR_AFFINE to $FEATURES"
+		grep -qw NO_SYNC_PAIR_AFFINE "$FEATURES" || die "SYNC_PAIR_AFFINE stayed on after writing NO_SYNC_PAIR_AFFINE to $FEATURES"
+		return 0
+	fi
+	echo "$1" >"$POLICY" || die "cannot write policy $1 to $POLICY"
+	[ "$(cat "$POLICY")" = "$1" ] || die "$POLICY reads '$(cat "$POLICY")' after writing $1"
+	echo SYNC_PAIR_AFFINE >"$FEATURES" || die "cannot write SYNC_PAIR_AFFINE to $FEATURES"
+	grep -qw NO_SYNC_PAIR_AFFINE "$FEATURES" && die "SYNC_PAIR_AFFINE stayed off after writing it to $FEATURES"
+	return 0
+}
+
+reset_counters() {
+	feature_present || return 0
+	echo 0 >"$STATS" || die "cannot reset the counters in $STATS"
+}
+
+# Sets sync kept declined dropped (empty without the feature).
+read_counters() {
+	sync="" kept="" declined="" dropped=""
+	feature_present || return 0
+	local out
+	out=$(cat "$STATS") || die "cannot read the counters in $STATS"
+	read -r sync kept declined dropped <<<"$(printf '%s\n' "$out" | awk '
+		$1 == "sync_wakeups" { s = $2; hs = 1 }
+		$1 == "kept_on_waker_cpu" { k = $2; hk = 1 }
+		$1 ~ /^declined_/ { d += $2; hd = 1 }
+		$1 == "hint_dropped" { h = $2; hh = 1 }
+		END { if (hs && hk && hd && hh) print s, k, d, h }')"
+	[ -n "$dropped" ] || die "cannot parse the counters in $STATS: got '$out'"
+}
+
+restore() {
+	stop_server
+	if feature_present && [ -w "$FEATURES" ]; then
+		echo NO_SYNC_PAIR_AFFINE >"$FEATURES" 2>/dev/null || true
+	fi
+}
+
+# --- sockperf's server ---------------------------------------------------
+
+server_pid=""
+start_server() {
+	if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+		return 0
+	fi
+	local i cmd
+	read -ra cmd <<<"$(server_command)"
+	"${cmd[@]}" >>"$RESULTS/sockperf-server.log" 2>&1 &
+	server_pid=$!
+	for i in $(seq 50); do
+		if ss -Htln "sport = :$SOCK_PORT" 2>/dev/null | grep -q .; then
+			return 0
+		fi
+		kill -0 "$server_pid" 2>/dev/null ||
+			die "sockperf server exited at once: see $RESULTS/sockperf-server.log (is lo up? ip link set lo up)"
+		sleep 0.2
+		: "$i"
+	done
+	die "sockperf server does not listen on 127.0.0.1:$SOCK_PORT after 10 s: see $RESULTS/sockperf-server.log"
+}
+
+stop_server() {
+	if [ -n "$server_pid" ]; then
+		kill "$server_pid" 2>/dev/null || true
+		wait "$server_pid" 2>/dev/null || true
+		server_pid=""
+	fi
+}
+
+# --- running and parsing -------------------------------------------------
+
+# parse WORKLOAD OUTPUT: lines "metric value unit better"; a value the
+# output lacks comes out empty and is caught by check_metrics.
+parse() {
+	local v p
+	case "$1" in
+	pipe*)
+		v=$(printf '%s\n' "$2" | awk '$2 == "usecs/op" { print $1 }')
+		echo "time-per-op ${v:--} usec/op lower"
+		;;
+	msg-*)
+		v=$(printf '%s\n' "$2" | awk '$1 == "Total" && $2 == "time:" { print $3 }')
+		echo "runtime ${v:--} s lower"
+		;;
+	hackbench-*)
+		v=$(printf '%s\n' "$2" | awk '$1 == "Time:" { print $2 }')
+		echo "runtime ${v:--} s lower"
+		;;
+	sockperf)
+		v=$(printf '%s\n' "$2" | sed -n 's/.*avg-latency=\([0-9.]*\).*/\1/p' | head -1)
+		p=$(printf '%s\n' "$2" | sed -n 's/.*percentile 99\.000 = *\([0-9.]*\).*/\1/p' | head -1)
+		echo "avg-latency ${v:--} usec lower"
+		echo "p99-latency ${p:--} usec lower"
+		;;
+	esac
+}
+
+# Every metric a positive decimal number, or the bench stops here.
+check_metrics() { # check_metrics WORKLOAD ARM
+	local metric value rest
+	[ -n "$metrics" ] || die "$1 under arm $2: no metric parsed; output in $RESULTS/runs.log"
+	while read -r metric value rest; do
+		case "$value" in
+		'' | *[!0-9.]* | *.*.* | .)
+			die "$1 under arm $2: cannot parse $metric from the output (got '$value'): did the tool's output format change? output in $RESULTS/runs.log"
+			;;
+		esac
+		: "$rest"
+	done <<<"$metrics"
+}
+
+usec_now() { echo "${EPOCHREALTIME/[.,]/}"; }
+
+# run_one WORKLOAD ARM: sets the arm, runs the workload, sets `metrics`.
+run_one() {
+	local cmd out rc=0
+	read -ra cmd <<<"$(command_of "$1")"
+	[ "$1" != sockperf ] || start_server
+	set_arm "$2"
+	reset_counters
+	out=$("${cmd[@]}" 2>&1) || rc=$?
+	read_counters
+	printf '### %s arm=%s rc=%s: %s\n%s\n' "$1" "$2" "$rc" "${cmd[*]}" "$out" >>"$RESULTS/runs.log"
+	[ "$rc" = 0 ] || die "$1 under arm $2 failed (exit $rc): ${cmd[*]}; output in $RESULTS/runs.log"
+	metrics=$(parse "$1" "$out")
+	check_metrics "$1" "$2"
+}
+
+# --- progress ------------------------------------------------------------
+
+fmt_secs() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+declare -A est_us done_n
+# Seconds still to go: each remaining run costs its workload's mean so far.
+eta() {
+	local w left=0
+	for w in "${workload_list[@]}"; do
+		left=$((left + (ROUNDS * ${#arm_list[@]} - done_n[$w]) * est_us[$w]))
+	done
+	echo $((left / 1000000))
+}
+
+# To $RESULTS/progress (bench/run.sh follows it), and to a terminal.
+progress() {
+	local line
+	line="$(date +%H:%M:%S) $*"
+	printf '%s\n' "$line" >>"$RESULTS/progress"
+	[ ! -t 1 ] || printf '%s\n' "$line"
+}
+
+# --- main ----------------------------------------------------------------
+
+write_meta() {
+	local w
+	{
+		echo "guest.kernel: $(uname -r)"
+		echo "guest.uname: $(uname -a)"
+		echo "guest.nproc: $(nproc)"
+		echo "guest.smt_active: $(cat /sys/devices/system/cpu/smt/active 2>/dev/null || echo unknown)"
+		echo "guest.date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		if feature_present; then
+			echo "guest.feature: present; policies: $(cat /proc/sys/kernel/sched_sync_wakeup_available_policies 2>/dev/null || echo unknown)"
+		else
+			echo "guest.feature: absent (unpatched kernel): arms other than off impossible, counters empty"
+		fi
+		echo "tool.perf: $(perf --version 2>&1 | head -1)"
+		echo "tool.hackbench: $(hackbench --help 2>&1 | head -1)"
+		echo "tool.sockperf: $(sockperf --version 2>&1 | head -1)"
+		echo "rounds: $ROUNDS"
+		echo "arms: $ARMS"
+		echo "workloads: $WORKLOADS"
+		echo "quick: $QUICK"
+		echo "method: one discarded warm-up run per workload (arm ${arm_list[0]}); then per round, per workload, every arm, arm order rotated by one each round; arm set and counters reset before each run"
+		for w in "${workload_list[@]}"; do
+			echo "cmd.$w: $(command_of "$w")"
+		done
+		if is_in sockperf "$WORKLOADS"; then
+			echo "cmd.sockperf-server: $(server_command) (background, whole session)"
+		fi
+	} >"$RESULTS/meta.txt"
+}
+
+main() {
+	local w a r i k start t0 dt metric value unit better line
+	if [ -z "${RESULTS:-}" ] || [ ! -d "$RESULTS" ] || [ ! -w "$RESULTS" ]; then
+		die "RESULTS='${RESULTS:-}' is not a writable directory: run through bench/run.sh (make bench) or set RESULTS=dir"
+	fi
+	if ! feature_present && [ "$ARMS" != off ]; then
+		die "this kernel ($(uname -r)) lacks the feature ($POLICY is missing): boot the patched bench kernel, or use ARMS=off"
+	fi
+	trap restore EXIT
+	trap 'exit 130' INT TERM
+	: >"$RESULTS/runs.log"
+	: >"$RESULTS/progress"
+	write_meta
+	echo "round,workload,arm,metric,value,unit,better,sync_wakeups,kept_on_waker_cpu,declined_total,hint_dropped" >"$RESULTS/raw.csv"
+
+	start=$(usec_now)
+	progress "start: $ROUNDS rounds x ${#workload_list[@]} workloads x ${#arm_list[@]} arms = $total_runs runs, after ${#workload_list[@]} warm-up runs"
+	for w in "${workload_list[@]}"; do
+		t0=$(usec_now)
+		run_one "$w" "${arm_list[0]}"
+		est_us[$w]=$(($(usec_now) - t0))
+		done_n[$w]=0
+		progress "warm-up $w ($(command_of "$w")): $((est_us[$w] / 1000)) ms, discarded"
+	done
+	progress "warm-up done in $(fmt_secs $((($(usec_now) - start) / 1000000))); measuring, ETA $(fmt_secs "$(eta)")"
+
+	i=0
+	for r in $(seq "$ROUNDS"); do
+		for w in "${workload_list[@]}"; do
+			for k in $(seq 0 $((${#arm_list[@]} - 1))); do
+				a=${arm_list[$(((k + r - 1) % ${#arm_list[@]}))]}
+				t0=$(usec_now)
+				run_one "$w" "$a"
+				dt=$(($(usec_now) - t0))
+				while read -r metric value unit better; do
+					line="$r,$w,$a,$metric,$value,$unit,$better,$sync,$kept,$declined,$dropped"
+					echo "$line" >>"$RESULTS/raw.csv"
+				done <<<"$metrics"
+				i=$((i + 1))
+				# running mean of the run time of this workload, warm-up included
+				est_us[$w]=$(((est_us[$w] * (done_n[$w] + 1) + dt) / (done_n[$w] + 2)))
+				done_n[$w]=$((done_n[$w] + 1))
+				progress "round $r/$ROUNDS  $w  $a  run $i/$total_runs  $(echo "$metrics" | awk '{ printf "%s=%s %s  ", $1, $2, $3 }')elapsed $(fmt_secs $((($(usec_now) - start) / 1000000)))  ETA $(fmt_secs "$(eta)")"
+			done
+		done
+	done
+	progress "done: $i runs in $(fmt_secs $((($(usec_now) - start) / 1000000)))"
+}
+
+settings
+if [ "${1:-}" = --check ]; then
+	echo "arms: $ARMS"
+	echo "workloads: $WORKLOADS"
+	echo "rounds: $ROUNDS"
+	echo "runs: $total_runs measured, ${#workload_list[@]} warm-up"
+	for w in "${workload_list[@]}"; do
+		echo "  $w: $(command_of "$w")"
+	done
+	exit 0
+fi
+[ $# = 0 ] || die "unknown argument $1: use --check or nothing"
+main

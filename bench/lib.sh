@@ -1,0 +1,113 @@
+# shellcheck shell=bash
+# Helpers shared by bench/run.sh and bench/overhead.sh (host side). Sourced.
+
+# shellcheck source=harness/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../harness/lib.sh"
+# shellcheck disable=SC2034 # used by the scripts that source this file
+BENCH="$REPO/bench"
+# Variables handed to bench/guest-bench.sh in the guest.
+GUEST_VARS="ROUNDS ARMS WORKLOADS QUICK PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT"
+
+# check_choice NAME VALUE CHOICE...: stop unless VALUE is one of the choices.
+check_choice() {
+	local name=$1 value=$2 c
+	shift 2
+	for c in "$@"; do
+		[ "$value" = "$c" ] && return 0
+	done
+	die "$name=$value is not valid: use one of: $*"
+}
+
+check_count() { # check_count NAME VALUE
+	case "$2" in
+	'' | *[!0-9]* | 0*) die "$1=$2 is not valid: use a positive integer" ;;
+	esac
+}
+
+# The guest script validates ROUNDS, ARMS, WORKLOADS, QUICK and the sizes;
+# run it on the host first so a typo stops us before any build or boot.
+check_guest_vars() {
+	"$BENCH/guest-bench.sh" --check >/dev/null
+}
+
+# Measured runs and warm-ups the guest will do with the current variables.
+planned_runs() {
+	"$BENCH/guest-bench.sh" --check | awk '/^runs: / { print $2 + $4 }'
+}
+
+sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; } # quote for the guest's sh
+
+# The guest's command line: guest-bench.sh with the GUEST_VARS that are set.
+guest_cmd() {
+	local v cmd="env"
+	for v in $GUEST_VARS; do
+		[ -z "${!v:-}" ] || cmd+=" $v=$(sq "${!v}")"
+	done
+	echo "$cmd bash $(sq "$BENCH/guest-bench.sh")"
+}
+
+# new_results_dir SUFFIX: a new results/<date-time>SUFFIX directory; prints its path.
+new_results_dir() {
+	local dir
+	dir="$REPO/results/$(date +%Y%m%d-%H%M%S)${1:-}"
+	while [ -e "$dir" ]; do sleep 1 && dir="$REPO/results/$(date +%Y%m%d-%H%M%S)${1:-}"; done
+	mkdir -p "$dir"
+	echo "$dir"
+}
+
+# Default guest timeout: the boot, plus generous 12 s per planned run.
+default_timeout() {
+	echo $((900 + 12 * $(planned_runs)))
+}
+
+# boot_bench OUT [KERNEL]: boot the bench kernel (or KERNEL) once, run the
+# guest script there, follow its progress file on the terminal meanwhile.
+boot_bench() {
+	local out=$1 kernel=${2:-} rc=0 tailpid
+	mkdir -p "$out"
+	: >"$out/progress"
+	tail -n +1 -F "$out/progress" 2>/dev/null &
+	tailpid=$!
+	FLAVOUR=bench OUT="$out" CMD="$(guest_cmd)" TIMEOUT="${TIMEOUT:-$(default_timeout)}" \
+		KERNEL="$kernel" "$REPO/vm/run.sh" >"$out/vm-run.log" 2>&1 || rc=$?
+	sleep 1 # let tail print the last lines
+	kill "$tailpid" 2>/dev/null || true
+	wait "$tailpid" 2>/dev/null || true
+	if [ "$rc" != 0 ]; then
+		sed 's/^/    /' "$out/vm-run.log" | tail -25 >&2
+		die "the bench guest failed (exit $rc): see $out/vm-run.log, $out/output.log, $out/runs.log and $out/console.log"
+	fi
+	[ -s "$out/raw.csv" ] || die "the guest wrote no $out/raw.csv: see $out/output.log and $out/console.log"
+}
+
+# How this run was asked for: make's command-line variables, or the script.
+invocation() {
+	local how="$1" v
+	if [ -n "${MAKEFLAGS:-}" ] && [ "${MAKEFLAGS#*-- }" != "$MAKEFLAGS" ]; then
+		echo "make $how ${MAKEFLAGS#*-- }"
+	elif [ -n "${MAKELEVEL:-}" ]; then
+		echo "make $how"
+	else
+		echo "${0#"$REPO"/}"
+	fi
+	for v in $GUEST_VARS TOPO ACCEL TIMEOUT BOOTS NOBUILD KSRC; do
+		[ -z "${!v:-}" ] || printf '  %s=%s\n' "$v" "${!v}"
+	done
+}
+
+# host_meta ACCEL_FILE: the host half of meta.txt.
+host_meta() {
+	local series
+	series=$(grep -v '^[[:space:]]*\(#\|$\)' "$REPO/patches/series" 2>/dev/null | tr '\n' ' ' || true)
+	echo "host.cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+	echo "host.nproc: $(nproc)"
+	echo "host.kernel: $(uname -r)"
+	echo "host.date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "accel: $(cat "$1" 2>/dev/null || echo unknown)"
+	echo "topology: ${TOPO:-flat}"
+	echo "base kernel: $(kernel_version "$(ksrc)" 2>/dev/null || echo unknown) ($(ksrc))"
+	echo "repo: $(git -C "$REPO" describe --always --dirty --tags 2>/dev/null || echo 'not a git checkout')"
+	echo "patches/series: ${series:-(empty)}"
+	echo "command: $(invocation "$2" | head -1)"
+	invocation "$2" | tail -n +2 | sed 's/^  /setting: /'
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# make bench-overhead: does the patch cost anything with the feature off?
+# The unpatched base kernel and the patched kernel (SYNC_PAIR_AFFINE off) are
+# different kernels, so they cannot share a boot: boot them alternately
+# (base, patched, base, patched, ...), each boot running bench/guest-bench.sh
+# with ARMS=off, then pool the runs as arms `base` and `patched-off` and
+# compare with bench/analyze.py --baseline base.
+# Results: results/<date-time>-overhead/{raw.csv,meta.txt,table.md,plot.png}
+# and every boot's logs in results/<date-time>-overhead/<kind>-<n>/.
+#
+# Environment:
+#   BOOTS      boot pairs (default 3)
+#   ROUNDS     rounds per boot (default 5)
+#   WORKLOADS  default: pipe, pipe-cpu01, pipe-cpu0 and the msg-* workloads
+#   QUICK=1    smoke sizes, 1 round per boot
+#   TOPO ACCEL TIMEOUT NOBUILD KSRC  as for bench/run.sh and the harness
+set -eu
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+TOPO=${TOPO:-flat}
+ACCEL=${ACCEL:-auto}
+NOBUILD=${NOBUILD:-0}
+BOOTS=${BOOTS:-3}
+WORKLOADS=${WORKLOADS:-pipe pipe-cpu01 pipe-cpu0 msg-thread-g1 msg-thread-g2 msg-thread-g4 msg-process-g1 msg-process-g2 msg-process-g4}
+ARMS=off
+export TOPO ACCEL WORKLOADS ARMS
+
+base_kernel_dir() { echo "$BUILD/kernel-base"; }
+
+check_settings() {
+	check_choice TOPO "$TOPO" flat smt llc2
+	check_choice ACCEL "$ACCEL" auto kvm tcg
+	check_choice NOBUILD "$NOBUILD" 0 1
+	check_count BOOTS "$BOOTS"
+	[ -z "${TIMEOUT:-}" ] || check_count TIMEOUT "$TIMEOUT"
+	check_guest_vars
+}
+
+build() {
+	local k
+	if [ "$NOBUILD" = 1 ]; then
+		for k in "$(base_kernel_dir)" "$(kernel_dir bench)"; do
+			[ -f "$k/arch/x86/boot/bzImage" ] ||
+				die "NOBUILD=1 but there is no $k/arch/x86/boot/bzImage: run without NOBUILD"
+		done
+		return 0
+	fi
+	"$REPO/harness/source.sh"
+	log "building the unpatched base kernel from $(ksrc)"
+	"$REPO/harness/build-kernel.sh" bench "$(ksrc)" "$(base_kernel_dir)"
+	"$REPO/harness/prepare-tree.sh"
+	"$REPO/harness/build-kernel.sh" bench
+}
+
+# merge RES: every boot's raw.csv into RES/raw.csv, the arm named after the
+# kernel, rounds numbered on across the boots of that kernel.
+merge() {
+	local res=$1 kind n first=1
+	for n in $(seq "$BOOTS"); do
+		for kind in base patched-off; do
+			awk -F, -v OFS=, -v arm="$kind" -v boot="$n" -v first="$first" '
+				NR == FNR { if (FNR > 1 && $1 > max) max = $1; next }
+				FNR == 1 { if (first) print; next }
+				{ $1 = (boot - 1) * max + $1; $3 = arm; print }
+			' "$res/$kind-$n/raw.csv" "$res/$kind-$n/raw.csv" >>"$res/raw.csv"
+			first=0
+		done
+	done
+}
+
+main() {
+	local res start n kind kernel i=0
+	check_settings
+	build
+	res=$(new_results_dir -overhead)
+	start=$(date +%s)
+	{
+		echo "experiment: unpatched base kernel vs patched kernel with SYNC_PAIR_AFFINE off,"
+		echo "  $BOOTS boot pairs alternating base, patched; ARMS=off in every boot; runs pooled per kernel"
+		echo "kernel.base: $(base_kernel_dir)/arch/x86/boot/bzImage"
+		echo "kernel.patched-off: $(kernel_dir bench)/arch/x86/boot/bzImage"
+		host_meta /dev/null bench-overhead | grep -v '^accel: '
+	} >"$res/meta.txt"
+	for n in $(seq "$BOOTS"); do
+		for kind in base patched-off; do
+			i=$((i + 1))
+			if [ "$kind" = base ]; then kernel=$(base_kernel_dir); else kernel=$(kernel_dir bench); fi
+			log "boot $i/$((2 * BOOTS)): $kind kernel"
+			boot_bench "$res/$kind-$n" "$kernel/arch/x86/boot/bzImage"
+			sed "s/^/$kind-$n./" "$res/$kind-$n/meta.txt" >>"$res/meta.txt"
+			echo "$kind-$n.accel: $(cat "$res/$kind-$n/accel")" >>"$res/meta.txt"
+		done
+	done
+	merge "$res"
+	echo "bench wall time: $(($(date +%s) - start)) s" >>"$res/meta.txt"
+	grep '^cmd\.' "$res/base-1/meta.txt" >>"$res/meta.txt"
+	python3 "$BENCH/analyze.py" --baseline base --out "$res" \
+		--title "Overhead: unpatched base vs patched with SYNC_PAIR_AFFINE off ($BOOTS boot pairs pooled, $TOPO, $(cat "$res/base-1/accel"))" \
+		"$res/raw.csv"
+	echo
+	log "bench-overhead took $(($(date +%s) - start)) s; results: $res (table.md, plot.png, raw.csv, meta.txt)"
+}
+
+main "$@"
