@@ -37,13 +37,14 @@
  * llc2 = 2 sockets x 2 cores).
  *
  * Same-CPU share of the handoffs, measured:
- *   off / hint-only / no-sync:  smt 0.016 / 0.033 / 0.006;
- *                               llc2 0.108 / 0.179 / 0.026;
+ *   off / hint-only / no-sync:  smt 0.016-0.026 / 0.033-0.078 / 0.006-0.010;
+ *                               llc2 0.108-0.122 / 0.179-0.203 / 0.026-0.033;
  *                               flat 0.50-0.63 / 0.56-0.96 / 0.76-0.96
- *   waker-if-alone:             smt 0.81; llc2 0.70; flat 0.87-0.97
- *   reciprocal-only / -strict:  smt 0.043 / 0.036; llc2 0.77 / -;
- *                               flat 0.92-0.97
- * (the smt and llc2 runs shared the host's two cores with a kernel build).
+ *   waker-if-alone:             smt 0.81; llc2 0.70-0.84; flat 0.87-0.99
+ *   reciprocal-only / -strict:  smt 0.043-0.077 / 0.036-0.050;
+ *                               llc2 0.77-0.83 / 0.87; flat 0.92-1.00
+ * (the lower 4-CPU "high" values come from runs that shared the host's two
+ * cores with a kernel build).
  * With only two vCPUs the share is a weak signal: an idle TCG vCPU is slow
  * to wake, so newidle balancing on the waker's CPU often pulls the wakee
  * back before it runs. So with 2 CPUs the share is not checked for "low",
