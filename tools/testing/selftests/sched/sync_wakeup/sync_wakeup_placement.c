@@ -39,7 +39,7 @@
  * Same-CPU share of the handoffs, measured:
  *   off / hint-only / no-sync:  smt 0.016-0.026 / 0.033-0.078 / 0.006-0.010;
  *                               llc2 0.108-0.122 / 0.179-0.203 / 0.026-0.033;
- *                               flat 0.50-0.63 / 0.56-0.96 / 0.76-0.96
+ *                               flat 0.50-0.92 / 0.56-1.00 / 0.76-0.99
  *   waker-if-alone:             smt 0.81; llc2 0.70-0.84; flat 0.87-0.99
  *   reciprocal-only / -strict:  smt 0.043-0.077 / 0.036-0.050;
  *                               llc2 0.77-0.83 / 0.87; flat 0.92-1.00
