@@ -203,7 +203,8 @@ def verdict(s, better, arm, baseline):
     if p >= ALPHA:
         return f"no (p={p:.2f})"
     good = (s["delta"] < 0) == (better == "lower")
-    return f"**yes, {'better' if good else 'worse'}** (p={p:.3f})"
+    shown = "p<0.001" if p < 0.001 else f"p={p:.3f}"
+    return f"**yes, {'better' if good else 'worse'}** ({shown})"
 
 
 def num(x):

@@ -76,10 +76,12 @@ settings() {
 		HB_LOOPS=${HB_LOOPS:-40}
 		SOCK_SECS=${SOCK_SECS:-1}
 	else
+		# Under TCG on a 2-core host, 0.3-2 s a run (pipe ~150 usec/op);
+		# 100 loops is perf's and hackbench's own default.
 		ROUNDS=${ROUNDS:-5}
-		PIPE_LOOPS=${PIPE_LOOPS:-20000}
-		MSG_LOOPS=${MSG_LOOPS:-250}
-		HB_LOOPS=${HB_LOOPS:-250}
+		PIPE_LOOPS=${PIPE_LOOPS:-8000}
+		MSG_LOOPS=${MSG_LOOPS:-100}
+		HB_LOOPS=${HB_LOOPS:-100}
 		SOCK_SECS=${SOCK_SECS:-2}
 	fi
 	SOCK_PORT=${SOCK_PORT:-11111}
@@ -96,8 +98,13 @@ settings() {
 	read -ra arm_list <<<"$ARMS"
 	read -ra workload_list <<<"$WORKLOADS"
 	total_runs=$((ROUNDS * ${#arm_list[@]} * ${#workload_list[@]}))
+	local w
+	for w in "${workload_list[@]}"; do
+		cmdline[$w]=$(command_of "$w")
+	done
 }
 
+declare -A cmdline # workload -> its command line
 # The exact command line of a workload: plain words, no quoting needed.
 command_of() {
 	local g
@@ -120,22 +127,37 @@ server_command() { echo "sockperf server --tcp -i 127.0.0.1 -p $SOCK_PORT"; }
 
 feature_present() { [ -e "$POLICY" ]; }
 
+# Everything run once per run avoids fork and exec: under TCG each costs
+# 75-150 ms, more than some of the workloads.
+
+# feature_is ON|OFF: what debugfs sched/features says now.
+feature_is() {
+	local line=""
+	IFS= read -r line <"$FEATURES" || [ -n "$line" ] || die "cannot read $FEATURES"
+	case " $line " in
+	*" NO_SYNC_PAIR_AFFINE "*) [ "$1" = OFF ] ;;
+	*" SYNC_PAIR_AFFINE "*) [ "$1" = ON ] ;;
+	*) die "$FEATURES does not list SYNC_PAIR_AFFINE: is this the patched kernel?" ;;
+	esac
+}
+
 # set_arm ARM: off, or the feature on with the policy ARM; verified by reading back.
 set_arm() {
+	local now=""
 	if ! feature_present; then
 		[ "$1" = off ] || die "arm $1 needs the SYNC_PAIR_AFFINE kernel: $POLICY is missing"
 		return 0
 	fi
 	if [ "$1" = off ]; then
 		echo NO_SYNC_PAIR_AFFINE >"$FEATURES" || die "cannot write NO_SYNC_PAIR_AFFINE to $FEATURES"
-		grep -qw NO_SYNC_PAIR_AFFINE "$FEATURES" || die "SYNC_PAIR_AFFINE stayed on after writing NO_SYNC_PAIR_AFFINE to $FEATURES"
+		feature_is OFF || die "SYNC_PAIR_AFFINE stayed on after writing NO_SYNC_PAIR_AFFINE to $FEATURES"
 		return 0
 	fi
 	echo "$1" >"$POLICY" || die "cannot write policy $1 to $POLICY"
-	[ "$(cat "$POLICY")" = "$1" ] || die "$POLICY reads '$(cat "$POLICY")' after writing $1"
+	IFS= read -r now <"$POLICY" || true
+	[ "$now" = "$1" ] || die "$POLICY reads '$now' after writing $1"
 	echo SYNC_PAIR_AFFINE >"$FEATURES" || die "cannot write SYNC_PAIR_AFFINE to $FEATURES"
-	grep -qw NO_SYNC_PAIR_AFFINE "$FEATURES" && die "SYNC_PAIR_AFFINE stayed off after writing it to $FEATURES"
-	return 0
+	feature_is ON || die "SYNC_PAIR_AFFINE stayed off after writing it to $FEATURES"
 }
 
 reset_counters() {
@@ -143,19 +165,23 @@ reset_counters() {
 	echo 0 >"$STATS" || die "cannot reset the counters in $STATS"
 }
 
-# Sets sync kept declined dropped (empty without the feature).
+# Sets sync kept declined dropped (all empty without the feature);
+# declined is the sum of the declined_* counters.
 read_counters() {
+	local name value n=0
 	sync="" kept="" declined="" dropped=""
 	feature_present || return 0
-	local out
-	out=$(cat "$STATS") || die "cannot read the counters in $STATS"
-	read -r sync kept declined dropped <<<"$(printf '%s\n' "$out" | awk '
-		$1 == "sync_wakeups" { s = $2; hs = 1 }
-		$1 == "kept_on_waker_cpu" { k = $2; hk = 1 }
-		$1 ~ /^declined_/ { d += $2; hd = 1 }
-		$1 == "hint_dropped" { h = $2; hh = 1 }
-		END { if (hs && hk && hd && hh) print s, k, d, h }')"
-	[ -n "$dropped" ] || die "cannot parse the counters in $STATS: got '$out'"
+	declined=0
+	while read -r name value; do
+		case "$value" in '' | *[!0-9]*) die "counter '$name' in $STATS reads '$value', want a number" ;; esac
+		case "$name" in
+		sync_wakeups) sync=$value && n=$((n + 1)) ;;
+		kept_on_waker_cpu) kept=$value && n=$((n + 1)) ;;
+		hint_dropped) dropped=$value && n=$((n + 1)) ;;
+		declined_*) declined=$((declined + value)) ;;
+		esac
+	done <"$STATS"
+	[ "$n" = 3 ] || die "$STATS lacks sync_wakeups, kept_on_waker_cpu or hint_dropped"
 }
 
 restore() {
@@ -198,28 +224,34 @@ stop_server() {
 
 # --- running and parsing -------------------------------------------------
 
-# parse WORKLOAD OUTPUT: lines "metric value unit better"; a value the
-# output lacks comes out empty and is caught by check_metrics.
+# grab GROUP REGEX TEXT: sets `got` to GROUP of REGEX's first match in TEXT, or "-".
+grab() {
+	got=-
+	if [[ $3 =~ $2 ]]; then got=${BASH_REMATCH[$1]}; fi
+}
+
+# parse WORKLOAD OUTPUT: sets `metrics`, lines "metric value unit better";
+# a value the output lacks is "-" and stops the bench in check_metrics.
 parse() {
-	local v p
+	local nl=$'\n'
 	case "$1" in
 	pipe*)
-		v=$(printf '%s\n' "$2" | awk '$2 == "usecs/op" { print $1 }')
-		echo "time-per-op ${v:--} usec/op lower"
+		grab 1 '([0-9.]+) usecs/op' "$2"
+		metrics="time-per-op $got usec/op lower"
 		;;
 	msg-*)
-		v=$(printf '%s\n' "$2" | awk '$1 == "Total" && $2 == "time:" { print $3 }')
-		echo "runtime ${v:--} s lower"
+		grab 1 'Total time: ([0-9.]+) \[sec\]' "$2"
+		metrics="runtime $got s lower"
 		;;
 	hackbench-*)
-		v=$(printf '%s\n' "$2" | awk '$1 == "Time:" { print $2 }')
-		echo "runtime ${v:--} s lower"
+		grab 2 "(^|$nl)Time: ([0-9.]+)" "$2"
+		metrics="runtime $got s lower"
 		;;
 	sockperf)
-		v=$(printf '%s\n' "$2" | sed -n 's/.*avg-latency=\([0-9.]*\).*/\1/p' | head -1)
-		p=$(printf '%s\n' "$2" | sed -n 's/.*percentile 99\.000 = *\([0-9.]*\).*/\1/p' | head -1)
-		echo "avg-latency ${v:--} usec lower"
-		echo "p99-latency ${p:--} usec lower"
+		grab 1 'avg-latency=([0-9.]+)' "$2"
+		metrics="avg-latency $got usec lower$nl"
+		grab 1 'percentile 99\.000 = *([0-9.]+)' "$2"
+		metrics+="p99-latency $got usec lower"
 		;;
 	esac
 }
@@ -238,12 +270,11 @@ check_metrics() { # check_metrics WORKLOAD ARM
 	done <<<"$metrics"
 }
 
-usec_now() { echo "${EPOCHREALTIME/[.,]/}"; }
-
-# run_one WORKLOAD ARM: sets the arm, runs the workload, sets `metrics`.
+# run_one WORKLOAD ARM: sets the arm, runs the workload, sets `metrics`
+# and the counters.
 run_one() {
 	local cmd out rc=0
-	read -ra cmd <<<"$(command_of "$1")"
+	read -ra cmd <<<"${cmdline[$1]}"
 	[ "$1" != sockperf ] || start_server
 	set_arm "$2"
 	reset_counters
@@ -251,28 +282,33 @@ run_one() {
 	read_counters
 	printf '### %s arm=%s rc=%s: %s\n%s\n' "$1" "$2" "$rc" "${cmd[*]}" "$out" >>"$RESULTS/runs.log"
 	[ "$rc" = 0 ] || die "$1 under arm $2 failed (exit $rc): ${cmd[*]}; output in $RESULTS/runs.log"
-	metrics=$(parse "$1" "$out")
+	parse "$1" "$out"
 	check_metrics "$1" "$2"
 }
 
 # --- progress ------------------------------------------------------------
 
-fmt_secs() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
-
-declare -A est_us done_n
-# Seconds still to go: each remaining run costs its workload's mean so far.
-eta() {
-	local w left=0
-	for w in "${workload_list[@]}"; do
-		left=$((left + (ROUNDS * ${#arm_list[@]} - done_n[$w]) * est_us[$w]))
-	done
-	echo $((left / 1000000))
+# fmt_secs VAR USEC: VAR = "12m05s"
+fmt_secs() {
+	local t=$(($2 / 1000000))
+	printf -v "$1" '%dm%02ds' $((t / 60)) $((t % 60))
 }
 
-# To $RESULTS/progress (bench/run.sh follows it), and to a terminal.
+declare -A est_us done_n
+# Sets eta_us: each remaining run costs its workload's mean run time so far.
+eta() {
+	local w
+	eta_us=0
+	for w in "${workload_list[@]}"; do
+		eta_us=$((eta_us + (ROUNDS * ${#arm_list[@]} - done_n[$w]) * est_us[$w]))
+	done
+}
+
+# progress TEXT: a time-stamped line to $RESULTS/progress (bench/run.sh
+# follows it), and to a terminal.
 progress() {
 	local line
-	line="$(date +%H:%M:%S) $*"
+	printf -v line '%(%H:%M:%S)T %s' -1 "$*"
 	printf '%s\n' "$line" >>"$RESULTS/progress"
 	[ ! -t 1 ] || printf '%s\n' "$line"
 }
@@ -301,7 +337,7 @@ write_meta() {
 		echo "quick: $QUICK"
 		echo "method: one discarded warm-up run per workload (arm ${arm_list[0]}); then per round, per workload, every arm, arm order rotated by one each round; arm set and counters reset before each run"
 		for w in "${workload_list[@]}"; do
-			echo "cmd.$w: $(command_of "$w")"
+			echo "cmd.$w: ${cmdline[$w]}"
 		done
 		if is_in sockperf "$WORKLOADS"; then
 			echo "cmd.sockperf-server: $(server_command) (background, whole session)"
@@ -310,7 +346,7 @@ write_meta() {
 }
 
 main() {
-	local w a r i k start t0 dt metric value unit better line
+	local w a r i k start t0 dt metric value unit better shown el_s eta_s
 	if [ -z "${RESULTS:-}" ] || [ ! -d "$RESULTS" ] || [ ! -w "$RESULTS" ]; then
 		die "RESULTS='${RESULTS:-}' is not a writable directory: run through bench/run.sh (make bench) or set RESULTS=dir"
 	fi
@@ -324,38 +360,46 @@ main() {
 	write_meta
 	echo "round,workload,arm,metric,value,unit,better,sync_wakeups,kept_on_waker_cpu,declined_total,hint_dropped" >"$RESULTS/raw.csv"
 
-	start=$(usec_now)
+	start=${EPOCHREALTIME/[.,]/}
 	progress "start: $ROUNDS rounds x ${#workload_list[@]} workloads x ${#arm_list[@]} arms = $total_runs runs, after ${#workload_list[@]} warm-up runs"
 	for w in "${workload_list[@]}"; do
-		t0=$(usec_now)
+		t0=${EPOCHREALTIME/[.,]/}
 		run_one "$w" "${arm_list[0]}"
-		est_us[$w]=$(($(usec_now) - t0))
+		est_us[$w]=$((${EPOCHREALTIME/[.,]/} - t0))
 		done_n[$w]=0
-		progress "warm-up $w ($(command_of "$w")): $((est_us[$w] / 1000)) ms, discarded"
+		progress "warm-up $w (${cmdline[$w]}): $((est_us[$w] / 1000)) ms, discarded"
 	done
-	progress "warm-up done in $(fmt_secs $((($(usec_now) - start) / 1000000))); measuring, ETA $(fmt_secs "$(eta)")"
+	eta
+	fmt_secs el_s $((${EPOCHREALTIME/[.,]/} - start))
+	fmt_secs eta_s "$eta_us"
+	progress "warm-up done in $el_s; measuring, ETA $eta_s"
 
 	i=0
-	for r in $(seq "$ROUNDS"); do
+	for ((r = 1; r <= ROUNDS; r++)); do
 		for w in "${workload_list[@]}"; do
-			for k in $(seq 0 $((${#arm_list[@]} - 1))); do
+			for ((k = 0; k < ${#arm_list[@]}; k++)); do
 				a=${arm_list[$(((k + r - 1) % ${#arm_list[@]}))]}
-				t0=$(usec_now)
+				t0=${EPOCHREALTIME/[.,]/}
 				run_one "$w" "$a"
-				dt=$(($(usec_now) - t0))
+				dt=$((${EPOCHREALTIME/[.,]/} - t0))
+				shown=""
 				while read -r metric value unit better; do
-					line="$r,$w,$a,$metric,$value,$unit,$better,$sync,$kept,$declined,$dropped"
-					echo "$line" >>"$RESULTS/raw.csv"
+					printf '%s\n' "$r,$w,$a,$metric,$value,$unit,$better,$sync,$kept,$declined,$dropped" >>"$RESULTS/raw.csv"
+					shown+="$metric=$value $unit  "
 				done <<<"$metrics"
 				i=$((i + 1))
 				# running mean of the run time of this workload, warm-up included
 				est_us[$w]=$(((est_us[$w] * (done_n[$w] + 1) + dt) / (done_n[$w] + 2)))
 				done_n[$w]=$((done_n[$w] + 1))
-				progress "round $r/$ROUNDS  $w  $a  run $i/$total_runs  $(echo "$metrics" | awk '{ printf "%s=%s %s  ", $1, $2, $3 }')elapsed $(fmt_secs $((($(usec_now) - start) / 1000000)))  ETA $(fmt_secs "$(eta)")"
+				eta
+				fmt_secs el_s $((${EPOCHREALTIME/[.,]/} - start))
+				fmt_secs eta_s "$eta_us"
+				progress "round $r/$ROUNDS  $w  $a  run $i/$total_runs  ${shown}elapsed $el_s  ETA $eta_s"
 			done
 		done
 	done
-	progress "done: $i runs in $(fmt_secs $((($(usec_now) - start) / 1000000)))"
+	fmt_secs el_s $((${EPOCHREALTIME/[.,]/} - start))
+	progress "done: $i runs in $el_s"
 }
 
 settings
@@ -365,7 +409,7 @@ if [ "${1:-}" = --check ]; then
 	echo "rounds: $ROUNDS"
 	echo "runs: $total_runs measured, ${#workload_list[@]} warm-up"
 	for w in "${workload_list[@]}"; do
-		echo "  $w: $(command_of "$w")"
+		echo "  $w: ${cmdline[$w]}"
 	done
 	exit 0
 fi
