@@ -23,32 +23,50 @@ tap() { # tap STATUS DESCRIPTION
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi >>"$host_tap"
 }
 
+# expect DESCRIPTION COMMAND...: one host TAP line for the command's status.
+# A failure is recorded, never fatal: every later check still runs.
+expect() {
+	local what=$1
+	shift
+	if "$@"; then tap 0 "$what"; else tap 1 "$what"; fi
+}
+
 # boot NAME TOPO APPEND TEST...: one guest running guest-check.sh
 boot() {
-	local name=$1 topo=$2 append=$3 out="$results/$1" rc=0
+	local name=$1 topo=$2 append=$3 out="$results/$1" rc=0 t
 	shift 3
 	log "boot $name: topology $topo${append:+, $append}"
 	FLAVOUR=test TOPO="$topo" APPEND="$append" OUT="$out" TIMEOUT="$BOOT_TIMEOUT" \
 		CMD="sh $REPO/vm/guest-check.sh $topo $BUILD/kselftest $*" \
 		"$REPO/vm/run.sh" >"$out.log" 2>&1 || rc=$?
-	[ -f "$out/exit-code" ]
-	tap $? "boot $name: the guest ran the tests and powered off ($(cat "$out/accel" 2>/dev/null))"
-	"$REPO/vm/scan-console.sh" "$out/console.log" >>"$out.log" 2>&1
-	tap $? "boot $name: console free of BUG/WARNING/KASAN/UBSAN/lockdep/lockup/stall reports"
-	local t
+	expect "boot $name: the guest ran the tests and powered off ($(cat "$out/accel" 2>/dev/null))" \
+		test -f "$out/exit-code"
+	expect "boot $name: console free of BUG/WARNING/KASAN/UBSAN/lockdep/lockup/stall reports" \
+		"$REPO/vm/scan-console.sh" "$out/console.log" >>"$out.log" 2>&1
 	for t in "$@"; do
-		grep -qE "^(not )?ok [0-9]+ selftests: ${t%%:*}: ${t#*:}( |$)" "$out/output.log" 2>/dev/null
-		tap $? "boot $name: $t reported a result"
+		expect "boot $name: $t reported a result" \
+			grep -qsE "^(not )?ok [0-9]+ selftests: ${t%%:*}: ${t#*:}( |$)" "$out/output.log"
 	done
 	if [ "$rc" != 0 ]; then
-		sed 's/^/    /' "$out.log" | tail -15 >&2
+		{
+			echo "boot $name: vm/run.sh exited $rc; the end of $out.log:"
+			grep -vE '^(# )?(not )?ok ' "$out.log" | tail -15
+			echo "the end of $out/console.log:"
+			tail -15 "$out/console.log" 2>/dev/null || echo "(no console log)"
+		} | sed 's/^/    /' >>"$results/failures.txt"
 	fi
 	grep -E '^(# )?(not )?ok [0-9]+' "$out/output.log" 2>/dev/null | sed 's/^/    /' >&2 || true
 }
 
-"$REPO/harness/prepare-tree.sh"
-"$REPO/harness/build-kernel.sh" test
-"$REPO/harness/build-selftests.sh"
+# Nothing can be tested without these; a failure still ends in the count line.
+for step in "prepare-tree.sh" "build-kernel.sh test" "build-selftests.sh"; do
+	# shellcheck disable=SC2086
+	"$REPO/harness/"$step || {
+		echo "make check stopped: harness/$step failed (see the messages above)" >&2
+		echo "0 passed, 1 failed"
+		exit 1
+	}
+done
 
 log "static checks"
 "$REPO/harness/lint.sh" >"$results/lint.tap"
@@ -62,7 +80,10 @@ boot boot-param flat "sched_sync_wakeup=waker-if-alone" sched/sync_wakeup:sync_w
 boot boot-param-bad flat "sched_sync_wakeup=bogus" sched/sync_wakeup:sync_wakeup_boot
 
 log "results and logs: $results (console logs: $results/*/console.log)"
+shopt -s nullglob
 summary=$(awk -f "$REPO/harness/tap-summary.awk" "$results/lint.tap" "$host_tap" "$results"/*/output.log)
+# Last, so that a log cut to its tail still says what went wrong.
+[ ! -f "$results/failures.txt" ] || cat "$results/failures.txt" >&2
 printf '%s\n' "$summary" | grep -E '^(FAIL|SKIP) ' | sed "s|$results/||" >&2 || true
 log "make check took $(( ($(date +%s) - start) / 60 )) min $(( ($(date +%s) - start) % 60 )) s"
 totals=$(printf '%s\n' "$summary" | tail -1)

@@ -37,8 +37,9 @@ for f in $(cd "$REPO" && find $OVERLAY_DIRS -type f \( -name '*.c' -o -name '*.h
 	out=$(cd "$TREE" && perl "$checkpatch" $cp_flags --ignore UNDOCUMENTED_SETUP -f "$f" 2>&1) && rc=0 || rc=1
 	tap "$rc" "checkpatch --strict -f $f" "$out"
 	while read -r param; do
-		grep -q "^[[:space:]]*$param" "$TREE/Documentation/admin-guide/kernel-parameters.txt"
-		tap $? "boot parameter $param of $f is in kernel-parameters.txt"
+		grep -q "^[[:space:]]*$param" "$TREE/Documentation/admin-guide/kernel-parameters.txt" &&
+			rc=0 || rc=1
+		tap "$rc" "boot parameter $param of $f is in kernel-parameters.txt"
 	done < <(sed -n 's/^__setup("\([^"]*\)".*/\1/p' "$REPO/$f")
 done
 
