@@ -1,0 +1,83 @@
+# shellcheck shell=bash
+# Host side of a run of guests (make check, make stress): boot the test
+# kernel, record in host TAP whether each guest finished, kept a clean
+# console and reported the results it owes, then sum every TAP line into
+# "N passed, N failed". Sourced after lib.sh; set $results first.
+
+host_tap="${results:?set results before sourcing guest-tap.sh}/host.tap"
+tap_n=0
+started=$(date +%s)
+
+tap() { # tap STATUS DESCRIPTION
+	tap_n=$((tap_n + 1))
+	if [ "$1" = 0 ]; then echo "ok $tap_n $2"; else echo "not ok $tap_n $2"; fi >>"$host_tap"
+}
+
+# expect DESCRIPTION COMMAND...: one host TAP line for the command's status.
+# A failure is recorded, never fatal: every later check still runs.
+expect() {
+	local what=$1
+	shift
+	if "$@"; then tap 0 "$what"; else tap 1 "$what"; fi
+}
+
+# guest NAME TOPO APPEND TIMEOUT CMD RESULT...: boot the test kernel on TOPO
+# and run CMD; each RESULT is the "selftests: DIR: PROGRAM" its output owes.
+guest() {
+	local name=$1 topo=$2 append=$3 timeout=$4 cmd=$5 out="$results/$1" rc=0 t
+	shift 5
+	log "boot $name: topology $topo${append:+, $append}"
+	FLAVOUR=test TOPO="$topo" APPEND="$append" OUT="$out" TIMEOUT="$timeout" CMD="$cmd" \
+		"$REPO/vm/run.sh" >"$out.log" 2>&1 || rc=$?
+	expect "boot $name: the guest ran its command and powered off ($(cat "$out/accel" 2>/dev/null))" \
+		test -f "$out/exit-code"
+	expect "boot $name: console free of BUG/WARNING/KASAN/UBSAN/lockdep/lockup/stall reports" \
+		"$REPO/vm/scan-console.sh" "$out/console.log" >>"$out.log" 2>&1
+	for t in "$@"; do
+		expect "boot $name: $t reported a result" \
+			grep -qsE "^(not )?ok [0-9]+ selftests: ${t%%:*}: ${t#*:}( |$)" "$out/output.log"
+	done
+	if [ "$rc" != 0 ]; then
+		{
+			echo "boot $name: vm/run.sh exited $rc; the end of $out.log:"
+			grep -vE '^(# )?(not )?ok ' "$out.log" | tail -15
+			echo "the end of $out/console.log:"
+			tail -15 "$out/console.log" 2>/dev/null || echo "(no console log)"
+		} | sed 's/^/    /' >>"$results/failures.txt"
+	fi
+	grep -E '^(# )?(not )?ok [0-9]+' "$out/output.log" 2>/dev/null | sed 's/^/    /' >&2 || true
+}
+
+# finish [TAP_FILE...]: the totals over the host TAP, the guests' output and
+# TAP_FILE; prints "N skipped" and "N passed, N failed", fails on a failure.
+finish() {
+	local summary totals skipped failed elapsed=$(($(date +%s) - started))
+	log "results and logs: $results (console logs: $results/*/console.log)"
+	shopt -s nullglob
+	summary=$(awk -f "$REPO/harness/tap-summary.awk" "$@" "$host_tap" "$results"/*/output.log)
+	shopt -u nullglob
+	# Last, so that a log cut to its tail still says what went wrong.
+	[ ! -f "$results/failures.txt" ] || cat "$results/failures.txt" >&2
+	printf '%s\n' "$summary" | grep -E '^(FAIL|SKIP) ' | sed "s|$results/||" >&2 || true
+	log "took $((elapsed / 60)) min $((elapsed % 60)) s"
+	totals=$(printf '%s\n' "$summary" | tail -1)
+	skipped=$(echo "$totals" | sed -n 's/.*, \([0-9]*\) skipped$/\1/p')
+	failed=$(echo "$totals" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+	echo "$skipped skipped"
+	echo "${totals%, * skipped}"
+	[ "$failed" = 0 ]
+}
+
+# build_for_guests: the patched tree, the test kernel and the selftests;
+# a failure ends the run with the count line all the same.
+build_for_guests() {
+	local step
+	for step in "prepare-tree.sh" "build-kernel.sh test" "build-selftests.sh"; do
+		# shellcheck disable=SC2086 # the step's arguments
+		"$REPO/harness/"$step || {
+			echo "stopped: harness/$step failed (see the messages above)" >&2
+			echo "0 passed, 1 failed"
+			exit 1
+		}
+	done
+}
