@@ -5,17 +5,20 @@ FLAVOUR ?= bench
 TOPO    ?= flat
 ACCEL   ?= auto
 export KSRC FLAVOUR TOPO ACCEL CMD APPEND TIMEOUT TOPOS TESTS
+export STRESS_SECS DURATION
 export ROUNDS ARMS WORKLOADS QUICK BOOTS BASELINE NOBUILD
 export PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT
 
 H := harness
 
-.PHONY: help deps source tree kernel selftests vm check lint bloat bench bench-overhead clean
+.PHONY: help deps source tree kernel selftests vm check stress lint bloat bench bench-overhead clean
 
 help:
 	@echo 'Targets (each installs missing Debian packages first; run as root):'
 	@echo '  check           build the debug kernel, boot it on flat, smt and llc2, run the'
 	@echo '                  selftests and static checks; ends with "N passed, N failed"'
+	@echo '  stress          torture the debug kernel for DURATION=15 minutes on TOPOS="flat'
+	@echo '                  llc2" (or TOPO=x): policy flips, hotplug, affinity, stress-ng'
 	@echo '  bench           A/B every policy in one boot of the bench kernel; tables and'
 	@echo '                  plot in results/<date-time>/ (QUICK=1: 3-minute smoke run)'
 	@echo '  bench-overhead  unpatched kernel against patched with the feature off,'
@@ -32,6 +35,7 @@ help:
 	@echo '  clean           remove build/'
 	@echo 'Variables: KSRC=/path/to/linux  FLAVOUR=bench|test  TOPO=flat|smt|llc2'
 	@echo '           ACCEL=auto|kvm|tcg  APPEND="kernel args"  TIMEOUT=seconds'
+	@echo 'Check:     TOPOS="flat smt llc2"  STRESS_SECS=120 (torture per topology; 0: none)'
 	@echo 'Bench:     ROUNDS=5  ARMS="off hint-only ..."  WORKLOADS="pipe msg-thread-g2 ..."'
 	@echo '           QUICK=1  BASELINE=hint-only  BOOTS=3  NOBUILD=1 (boot what is built)'
 	@echo '           bench/guest-bench.sh --check lists the workloads and their commands'
@@ -62,6 +66,10 @@ bloat: source
 
 check: source
 	@$(H)/check.sh
+
+# TOPO=x on the command line narrows the stress run to one topology.
+stress: source
+	@TOPOS="$(if $(filter command line environment,$(origin TOPO)),$(TOPO),$(TOPOS))" stress/run.sh
 
 # The bench scripts check their variables first, then unpack and build.
 bench: deps

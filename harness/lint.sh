@@ -54,5 +54,14 @@ PY
 	tap "$rc" "docutils reports nothing on $f" "$out"
 done
 
-out=$(cd "$REPO" && find .ci harness vm bench -type f \( -name "*.sh" -o -name run \) -print0 | xargs -0 shellcheck -x 2>&1) && rc=0 || rc=1
+# The distro opt-in unit; systemd-analyze is part of systemd, on every Debian.
+unit=contrib/distro/sched-sync-pair-affine.service
+if command -v systemd-analyze >/dev/null; then
+	out=$(cd "$REPO" && systemd-analyze verify "./$unit" 2>&1) && rc=0 || rc=1
+	tap "$rc" "systemd-analyze verify $unit" "$out"
+else
+	echo "ok $((++n)) systemd-analyze verify $unit # SKIP systemd-analyze is not installed"
+fi
+
+out=$(cd "$REPO" && find .ci harness vm bench stress -type f \( -name "*.sh" -o -name run \) -print0 | xargs -0 shellcheck -x 2>&1) && rc=0 || rc=1
 tap "$rc" "shellcheck on the harness" "$out"

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Runs inside the test guest (see harness/check.sh): TAP lines for what the
 # harness checks itself, then every selftest this project installs.
+# With STRESS_SECS set, stress/guest-stress.sh follows for that long.
 # Usage: guest-check.sh TOPO KSELFTEST_DIR [TEST...]
 set -u
+here=$(dirname "$0")
 topo=$1
 kselftest=$2
 shift 2
@@ -42,13 +44,34 @@ check_topology() {
 	tap $? "topology $topo: want $want, got $got"
 }
 
+# The distro sysctl.d file, loaded as systemd-sysctl would, sets its policy.
+check_sysctl_d() {
+	conf=$here/../contrib/distro/90-sched-sync-wakeup.conf
+	knob=/proc/sys/kernel/sched_sync_wakeup_policy
+	want=$(sed -n 's/^kernel\.sched_sync_wakeup_policy *= *//p' "$conf")
+	old=$(cat "$knob")
+	other=hint-only
+	[ "$want" != "$other" ] || other=no-sync
+	echo "$other" >"$knob" &&
+		sysctl -q -p "$conf" &&
+		[ -n "$want" ] && [ "$(cat "$knob")" = "$want" ]
+	tap $? "contrib/distro sysctl.d file loads with sysctl -p and sets '$want'"
+	echo "$old" >"$knob"
+}
+
 echo "TAP version 13"
 feature_listed
 tap $? "kernel $(uname -r) is patched: debugfs sched/features lists SYNC_PAIR_AFFINE"
 check_topology
+check_sysctl_d
 
 cd "$kselftest" || { tap 1 "kselftests installed in $kselftest"; exit 1; }
 if [ $# -gt 0 ]; then
 	for t in "$@"; do set -- "$@" -t "$t"; shift; done
 fi
 ./run_kselftest.sh "$@"
+rc=$?
+if [ "${STRESS_SECS:-0}" != 0 ]; then
+	sh "$here/../stress/guest-stress.sh" "$STRESS_SECS" "$kselftest" || rc=1
+fi
+exit "$rc"

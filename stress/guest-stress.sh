@@ -1,0 +1,50 @@
+#!/bin/sh
+# Runs inside the test guest (see stress/run.sh and harness/check.sh): the
+# torture program and stress-ng's sync-wakeup-heavy stressors at the same
+# time for SECONDS, as TAP in the kselftest runner's layout.
+# Usage: guest-stress.sh SECONDS KSELFTEST_DIR
+set -u
+secs=$1
+torture=$2/sched/sync_wakeup/sync_wakeup_torture
+stressors="pipe futex switch sem sock"
+n=0
+
+tap() { # tap STATUS DESCRIPTION: STATUS 0 is ok
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+}
+
+if [ ! -x "$torture" ]; then
+	tap 1 "stress: $torture is installed (run make selftests)"
+	exit 1
+fi
+
+# A test of the test: a pair stopped on purpose must trip the watchdog.
+"$torture" -d 20 -s 3 -x >/tmp/torture-x.log 2>&1
+x_rc=$?
+grep -q '^not ok 1 pair 0 made no round trip' /tmp/torture-x.log && [ "$x_rc" != 0 ]
+x_ok=$?
+[ "$x_ok" = 0 ] || sed 's/^/# /' /tmp/torture-x.log
+tap "$x_ok" "stress: the watchdog fails a run whose pair 0 was stopped on purpose (exit $x_rc)"
+
+echo "# stress: $secs s of stress-ng ($stressors) beside sync_wakeup_torture"
+args=""
+for s in $stressors; do args="$args --$s 1"; done
+# shellcheck disable=SC2086 # one word per option
+stress-ng $args --timeout "${secs}s" --metrics-brief >/tmp/stress-ng.log 2>&1 &
+ng=$!
+
+# POSIX sh has no pipefail: the torture's status comes back through a file.
+{
+	"$torture" -d "$secs" 2>&1
+	echo "$?" >/tmp/torture.rc
+} | sed 's/^/# /'
+torture_rc=$(cat /tmp/torture.rc)
+tap "$torture_rc" "selftests: stress: sync_wakeup_torture"
+
+wait "$ng"
+ng_rc=$?
+sed 's/^/# /' /tmp/stress-ng.log
+tap "$ng_rc" "stress: stress-ng $stressors exited 0 (exit $ng_rc)"
+
+[ "$torture_rc" = 0 ] && [ "$ng_rc" = 0 ]

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# make stress: the long torture. Boots the debug (`test`) kernel on each
+# topology and runs stress/guest-stress.sh there for DURATION: the torture
+# program (ping-pong pairs with a lost-wakeup watchdog, policy and feature
+# flips with bad values, CPU hotplug, affinity churn, counter readers and
+# resetters) beside stress-ng's pipe, futex, switch, sem and sock stressors.
+# The console must stay clean; ends with "N passed, N failed".
+#   DURATION   minutes per topology (default 15)
+#   TOPOS      topologies (default: flat llc2); TOPO=x alone picks one
+set -eu
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/../harness/lib.sh"
+
+DURATION=${DURATION:-15}
+TOPOS=${TOPOS:-flat llc2}
+case "$DURATION" in
+'' | *[!0-9]* | 0) die "DURATION=$DURATION is not a whole number of minutes: use e.g. DURATION=15" ;;
+esac
+for topo in $TOPOS; do
+	case "$topo" in
+	flat | smt | llc2) ;;
+	*) die "unknown topology '$topo' in TOPOS: use flat, smt or llc2" ;;
+	esac
+done
+
+results="$BUILD/stress/$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$results"
+# shellcheck source=harness/guest-tap.sh
+. "$REPO/harness/guest-tap.sh"
+
+build_for_guests
+
+secs=$((DURATION * 60))
+for topo in $TOPOS; do
+	guest "$topo" "$topo" "" $((secs + 900)) \
+		"sh $REPO/stress/guest-stress.sh $secs $BUILD/kselftest" \
+		stress:sync_wakeup_torture
+	sed -n 's/^# # \(\(counters under\|[0-9]\+ s:\|[0-9]\+ \(policy\|hotplug\|counter\)\).*\)/    \1/p' \
+		"$results/$topo/output.log" 2>/dev/null >&2 || true
+done
+
+# shellcheck disable=SC2119 # no TAP files of its own
+finish
