@@ -5,13 +5,13 @@ FLAVOUR ?= bench
 TOPO    ?= flat
 ACCEL   ?= auto
 export KSRC FLAVOUR TOPO ACCEL CMD APPEND TIMEOUT TOPOS TESTS
-export STRESS_SECS DURATION
+export STRESS_SECS DURATION SERIES_BUILDS
 export ROUNDS ARMS WORKLOADS QUICK BOOTS BASELINE NOBUILD
 export PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT
 
 H := harness
 
-.PHONY: help deps source tree kernel selftests vm check stress lint bloat bench bench-overhead clean
+.PHONY: help deps source tree kernel selftests vm check stress series series-check lint bloat bench bench-overhead clean
 
 help:
 	@echo 'Targets (each installs missing Debian packages first; run as root):'
@@ -23,6 +23,11 @@ help:
 	@echo '                  plot in results/<date-time>/ (QUICK=1: 3-minute smoke run)'
 	@echo '  bench-overhead  unpatched kernel against patched with the feature off,'
 	@echo '                  alternating BOOTS pairs of boots (pipe and messaging)'
+	@echo '  series          series/ as git format-patch mails with a cover letter in'
+	@echo '                  build/series/out/, signed off by your git identity'
+	@echo '  series-check    git am onto the base, checkpatch, a build after each patch,'
+	@echo '                  W=1 and sparse in 7 configs against the base (SERIES_BUILDS=no:'
+	@echo '                  the first two only)'
 	@echo '  vm CMD=...      boot FLAVOUR=bench|test on TOPO=flat|smt|llc2 and run CMD'
 	@echo '  kernel          build FLAVOUR (bench: defconfig + .config.fragment;'
 	@echo '                  test: bench + configs/debug.fragment)'
@@ -70,6 +75,12 @@ check: source
 # TOPO=x on the command line narrows the stress run to one topology.
 stress: source
 	@TOPOS="$(if $(filter command line environment,$(origin TOPO)),$(TOPO),$(TOPOS))" stress/run.sh
+
+series: source
+	@$(H)/series.sh
+
+series-check: source
+	@$(H)/series-check.sh
 
 # The bench scripts check their variables first, then unpack and build.
 bench: deps

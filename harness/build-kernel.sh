@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configure and build one flavour of the patched tree with O=build/kernel-<flavour>.
-#   bench: x86_64_defconfig + kvm_guest.config + .config.fragment
+#   bench: x86_64_defconfig + kvm_guest.config + configs/trim.fragment
+#          + .config.fragment + the selftests' config files
 #   test:  bench + configs/debug.fragment (KASAN, lockdep, UBSAN, ...)
 # Usage: build-kernel.sh bench|test [SRCDIR OUTDIR]
 # SRCDIR/OUTDIR build another tree with the same config (the unpatched base).
@@ -16,6 +17,7 @@ out=${3:-$(kernel_dir "$flavour")}
 
 fragments() {
 	echo "$src/kernel/configs/kvm_guest.config"
+	echo "$REPO/configs/trim.fragment"
 	echo "$REPO/.config.fragment"
 	# What the selftests declare they need, the kselftest way.
 	find "$REPO/tools/testing/selftests/sched" -name config | LC_ALL=C sort

@@ -7,8 +7,8 @@
  * counters. A lost wakeup leaves a pair asleep for good: the watchdog fails
  * the run when a pair makes no round trip for --stall seconds.
  *
- * Not a kselftest of its own (it runs for minutes): stress/guest-stress.sh
- * runs it beside stress-ng and make check runs a short version. Prints TAP.
+ * Not a kselftest of its own: it runs for minutes, meant to run beside a
+ * load such as stress-ng's pipe and futex stressors. Prints TAP.
  *
  * Usage: sync_wakeup_torture [-d SECONDS] [-p PAIRS] [-s STALL_SECONDS] [-x]
  * -x stops pair 0 with SIGSTOP after a second, to show that the watchdog

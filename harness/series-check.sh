@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# make series-check: is build/series/out/ (make series) ready to post?
+#   - git am applies it to a fresh copy of the base, and the result is the
+#     tree make check builds (build/linux: base + patches/ + overlay);
+#   - checkpatch.pl --strict reports nothing on any patch;
+#   - the test kernel builds after each patch in turn (bisectability);
+#   - kernel/sched/ builds with W=1 and sparse (C=1) in the bench config
+#     and with SMP, SCHED_DEBUG, SYSCTL, SCHEDSTATS, SCHED_SMT and DEBUG_FS
+#     each turned off, with no warning the base does not also give.
+# SERIES_BUILDS=no keeps to the first two (what CI runs); TAP, then the
+# count line.
+set -eu
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+SERIES_BUILDS=${SERIES_BUILDS:-yes}
+case "$SERIES_BUILDS" in
+yes | no) ;;
+*) die "SERIES_BUILDS=$SERIES_BUILDS: use yes or no" ;;
+esac
+work="$BUILD/series"
+out="$work/out"
+# Named like build/linux and build/kernel-*, so that ccache, which sees
+# paths relative to the repo, finds the objects make check compiled.
+am="$work/check/linux"
+results="$work/check/results"
+n=0
+failed=0
+
+tap() { # tap STATUS DESCRIPTION [DETAILS]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $2"
+		[ -z "${3:-}" ] || printf '%s\n' "$3" | head -20 | sed 's/^/#   /'
+	fi
+}
+
+finish() {
+	echo "$((n - failed)) passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit
+}
+
+timed() { # timed LABEL COMMAND...: run, then log how long it took
+	local label=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	"$@" || rc=$?
+	log "$label: $(($(date +%s) - t0)) s"
+	return "$rc"
+}
+
+apply_series() {
+	local src
+	src=$(ksrc)
+	rm -rf "$am"
+	mkdir -p "$am"
+	rsync -a --exclude=.git --exclude=.pc "$src/" "$am/"
+	git -C "$am" init -q
+	git -C "$am" add -A -f
+	git -C "$am" commit -q --no-verify -m base
+	git -C "$am" tag base
+	git -C "$am" am -q "$out"/[0-9][0-9][0-9][1-9]-*.patch
+}
+
+# warnings LOG: the compiler's and sparse's complaints, without line numbers.
+warnings() {
+	grep -E ': (warning|error): ' "$1" | sed -E 's/:[0-9]+:[0-9]+:/:/; s|^.*/kernel/sched/|kernel/sched/|' |
+		LC_ALL=C sort -u || true
+}
+
+# w1_build DIR LOG: kernel/sched/ of the checked-out commit, W=1 and, with
+# sparse installed, C=1; every object is compiled, so every warning shows.
+# shellcheck disable=SC2317 # called through timed
+w1_build() {
+	local dir=$1 logf=$2
+	touch "$am"/kernel/sched/*.c
+	# shellcheck disable=SC2086 # $sparse is empty or C=1
+	make -C "$am" O="$dir" -j"$(($(nproc) + 1))" CC="ccache gcc" W=1 $sparse kernel/sched/ \
+		>"$logf" 2>&1
+}
+
+# w1_config NAME DIR: the bench config with one option off (NAME "bench": none).
+w1_config() {
+	local name=$1 dir=$2 opt=${1#no-}
+	mkdir -p "$dir"
+	cp "$(kernel_dir bench)/.config" "$dir/.config"
+	case "$name" in
+	bench) ;;
+	no-SYSCTL) "$am/scripts/config" --file "$dir/.config" -e EXPERT -d PROC_SYSCTL ;;
+	*) "$am/scripts/config" --file "$dir/.config" -d "$opt" ;;
+	esac
+	make -s -C "$am" O="$dir" olddefconfig >/dev/null
+	[ "$name" = bench ] || ! grep -q "^CONFIG_$opt=y" "$dir/.config"
+}
+
+mkdir -p "$work/check"
+"$REPO/harness/series.sh" >"$work/check/series.log" 2>&1 && rc=0 || rc=1
+tap "$rc" "make series writes $out" "$(tail -5 "$work/check/series.log")"
+[ "$failed" = 0 ] || finish
+"$REPO/harness/prepare-tree.sh" >/dev/null 2>&1 || die "cannot prepare build/linux: run make tree"
+
+apply_series >"$work/check/am.log" 2>&1 && rc=0 || rc=1
+tap "$rc" "git am of $(find "$out" -name '0*.patch' ! -name '0000-*' | wc -l) patches onto the base" \
+	"$(tail -5 "$work/check/am.log")"
+diff -rq --exclude=.git --exclude=.pc "$am" "$TREE" >"$work/check/identity.log" 2>&1 && rc=0 || rc=1
+tap "$rc" "the applied series is the tree make check builds (build/linux)" "$(cat "$work/check/identity.log")"
+
+# checkpatch asks "does MAINTAINERS need updating?" of every new file
+# (FILE_PATH_CHANGES); the answer is checked here instead: each new file
+# already has a maintainer.
+for f in $(git -C "$am" diff --diff-filter=A --name-only base HEAD 2>/dev/null); do
+	(cd "$am" && perl scripts/get_maintainer.pl --no-git -f "$f" 2>/dev/null | grep -q '(maintainer:') &&
+		rc=0 || rc=1
+	tap "$rc" "MAINTAINERS covers the new file $f"
+done
+for p in "$out"/0*.patch; do
+	case "$p" in */0000-cover-letter.patch) continue ;; esac
+	cp_out=$(cd "$am" && perl scripts/checkpatch.pl --strict --show-types \
+		--ignore FILE_PATH_CHANGES "$p" 2>&1) && rc=0 || rc=1
+	tap "$rc" "checkpatch --strict ${p##*/}" "$cp_out"
+done
+
+[ "$SERIES_BUILDS" = yes ] || finish
+
+mkdir -p "$results"
+if [ ! -f "$(kernel_dir test)/.config" ] || [ ! -f "$(kernel_dir bench)/.config" ]; then
+	die "no test or bench config yet: run make kernel FLAVOUR=test and FLAVOUR=bench first"
+fi
+# Bisectability: the test kernel (KASAN, lockdep: the strictest config)
+# after each patch; ccache makes all but kernel/sched/ cheap.
+bisect="$work/check/kernel-bisect"
+mkdir -p "$bisect"
+cp "$(kernel_dir test)/.config" "$bisect/.config"
+for c in $(git -C "$am" rev-list --reverse base..HEAD); do
+	subj=$(git -C "$am" log -1 --format=%s "$c")
+	git -C "$am" checkout -q "$c"
+	timed "build after '$subj'" make -C "$am" O="$bisect" -j"$(($(nproc) + 1))" CC="ccache gcc" \
+		olddefconfig bzImage >"$results/bisect-${c:0:12}.log" 2>&1 && rc=0 || rc=1
+	tap "$rc" "the test kernel builds after '$subj'" "$(grep -E 'error' "$results/bisect-${c:0:12}.log" | head)"
+done
+head=$(git -C "$am" rev-parse HEAD)
+
+# sparse: Debian's package, if the archive has it.
+sparse=C=1
+command -v sparse >/dev/null || apt-get install -y -q sparse >/dev/null 2>&1 || sparse=""
+[ -n "$sparse" ] || log "sparse is not installable: W=1 only"
+for cfg in bench no-SMP no-SCHED_DEBUG no-SYSCTL no-SCHEDSTATS no-SCHED_SMT no-DEBUG_FS; do
+	dir="$work/check/kernel-$cfg"
+	if ! w1_config "$cfg" "$dir"; then
+		tap 1 "config $cfg: the option would not turn off"
+		continue
+	fi
+	git -C "$am" checkout -q base
+	timed "W=1 $sparse kernel/sched/ $cfg base" w1_build "$dir" "$results/w1-$cfg-base.log" &&
+		base_rc=0 || base_rc=1
+	git -C "$am" checkout -q "$head"
+	timed "W=1 $sparse kernel/sched/ $cfg series" w1_build "$dir" "$results/w1-$cfg-series.log" &&
+		series_rc=0 || series_rc=1
+	warnings "$results/w1-$cfg-base.log" >"$results/w1-$cfg-base.warnings"
+	warnings "$results/w1-$cfg-series.log" >"$results/w1-$cfg-series.warnings"
+	new=$(LC_ALL=C comm -13 "$results/w1-$cfg-base.warnings" "$results/w1-$cfg-series.warnings")
+	[ "$base_rc" = 0 ] && [ "$series_rc" = 0 ] && [ -z "$new" ] && rc=0 || rc=1
+	tap "$rc" "W=1${sparse:+ $sparse} kernel/sched/ $cfg: $(wc -l <"$results/w1-$cfg-base.warnings") warnings on the base, $(wc -l <"$results/w1-$cfg-series.warnings") with the series, none new" \
+		"${new:-build failed: see $results/w1-$cfg-*.log}"
+done
+finish
