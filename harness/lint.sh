@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Static checks a reviewer runs first, as TAP lines on stdout:
-# checkpatch --strict on every patch and new kernel source file, docutils on
-# the new documentation, shellcheck on the harness.
+# checkpatch --strict on every patch (patches/ and series/) and new kernel
+# source file, series/ against the tree it must give, docutils on the new
+# documentation, systemd-analyze on the distro unit, shellcheck on the harness.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -28,6 +29,44 @@ while read -r p; do
 	out=$(cd "$TREE" && perl "$checkpatch" $cp_flags --no-signoff "$REPO/patches/$p" 2>&1) && rc=0 || rc=1
 	tap "$rc" "checkpatch --strict patches/$p" "$out"
 done <"$REPO/patches/series"
+
+# series/, the posting split, must end in the tree that is built and tested
+# (make series-check does the rest: git am, a build after each patch, W=1).
+# Only files that series/, patches/ or the overlay touch can differ.
+series_tree="$BUILD/lint/series-tree"
+rm -rf "$series_tree"
+mkdir -p "$series_tree"
+touched=$(
+	cd "$REPO"
+	sed -n 's|^+++ b/||p' series/*.patch patches/*.patch
+	# shellcheck disable=SC2086 # a list of directories, some absent
+	find $OVERLAY_DIRS -type f 2>/dev/null || true
+)
+touched=$(printf '%s\n' "$touched" | LC_ALL=C sort -u)
+src=$(ksrc)
+for f in $touched; do
+	[ ! -f "$src/$f" ] || install -D -m 644 "$src/$f" "$series_tree/$f"
+done
+out=""
+while read -r p; do
+	[ -n "$p" ] || continue
+	# shellcheck disable=SC2086
+	cp_out=$(cd "$TREE" && perl "$checkpatch" $cp_flags --no-signoff "$REPO/series/$p" 2>&1) &&
+		rc=0 || rc=1
+	tap "$rc" "checkpatch --strict series/$p" "$cp_out"
+	[ -z "$out" ] || continue
+	patch -d "$series_tree" -p1 -s --fuzz=0 --no-backup-if-mismatch <"$REPO/series/$p" >/dev/null 2>&1 ||
+		out="series/$p does not apply after the patches before it"
+done <"$REPO/series/order"
+if [ -z "$out" ]; then
+	for f in $touched; do
+		cmp -s "$series_tree/$f" "$TREE/$f" || out+="series/ and build/linux differ in $f"$'\n'
+	done
+fi
+out=${out%$'\n'}
+[ -z "$out" ] && rc=0 || rc=1
+tap "$rc" "series/ applied in order to the base is the tree make check builds" "$out"
+rm -rf "$series_tree"
 
 # checkpatch -f cannot see kernel-parameters.txt (it only reads the docs a
 # patch adds), so the boot parameters are checked against the tree instead.
