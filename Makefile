@@ -26,7 +26,7 @@ help:
 	@echo '  series          series/ as git format-patch mails with a cover letter in'
 	@echo '                  build/series/out/, signed off by your git identity'
 	@echo '  series-check    git am onto the base, checkpatch, a build after each patch,'
-	@echo '                  W=1 and sparse in 7 configs against the base (SERIES_BUILDS=no:'
+	@echo '                  W=1 and sparse in 6 configs against the base (SERIES_BUILDS=no:'
 	@echo '                  the first two only)'
 	@echo '  vm CMD=...      boot FLAVOUR=bench|test on TOPO=flat|smt|llc2 and run CMD'
 	@echo '  kernel          build FLAVOUR (bench: defconfig + .config.fragment;'

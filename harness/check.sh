@@ -27,7 +27,8 @@ mkdir -p "$results"
 build_for_guests
 
 log "static checks"
-"$REPO/harness/lint.sh" >"$results/lint.tap"
+"$REPO/harness/lint.sh" >"$results/lint.tap" ||
+	echo "not ok 999 harness/lint.sh stopped early (exit $?)" >>"$results/lint.tap"
 sed 's/^/    /' "$results/lint.tap" >&2
 
 stress=""

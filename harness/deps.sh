@@ -7,7 +7,8 @@ set -eu
 
 PACKAGES="qemu-system-x86 linux-source-6.12 build-essential flex bison bc
 libelf-dev libssl-dev cpio rsync ccache quilt dwarves python3 python3-docutils
-shellcheck linux-perf stress-ng rt-tests sockperf gnuplot-nox iproute2 kmod"
+shellcheck linux-perf stress-ng rt-tests sockperf gnuplot-nox iproute2 kmod
+git patch procps systemd-sysv sparse"
 
 missing=""
 for pkg in $PACKAGES; do

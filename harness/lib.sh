@@ -41,3 +41,17 @@ check_flavour() {
 	*) die "unknown FLAVOUR=$1: use bench or test" ;;
 	esac
 }
+
+# git_identity: the name and address of whoever runs this, from git's
+# config, exported for the scratch repositories; none is invented.
+git_identity() {
+	local name email
+	name=$(git -C "$REPO" config user.name || true)
+	email=$(git -C "$REPO" config user.email || true)
+	if [ -z "$name" ] || [ -z "$email" ]; then
+		die "no git identity: the patches are signed off by whoever runs make series; set git config user.name and user.email"
+	fi
+	# The scratch repositories do not see this repository's own config.
+	export GIT_AUTHOR_NAME="$name" GIT_AUTHOR_EMAIL="$email"
+	export GIT_COMMITTER_NAME="$name" GIT_COMMITTER_EMAIL="$email"
+}

@@ -5,8 +5,9 @@
 #   - checkpatch.pl --strict reports nothing on any patch;
 #   - the test kernel builds after each patch in turn (bisectability);
 #   - kernel/sched/ builds with W=1 and sparse (C=1) in the bench config
-#     and with SMP, SCHED_DEBUG, SYSCTL, SCHEDSTATS, SCHED_SMT and DEBUG_FS
-#     each turned off, with no warning the base does not also give.
+#     and with SMP (and so SCHED_SMT, which x86 ties to it), SCHED_DEBUG,
+#     SYSCTL, SCHEDSTATS and DEBUG_FS each turned off, with no warning the
+#     base does not also give.
 # SERIES_BUILDS=no keeps to the first two (what CI runs); TAP, then the
 # count line.
 set -eu
@@ -63,13 +64,16 @@ apply_series() {
 	git -C "$am" add -A -f
 	git -C "$am" commit -q --no-verify -m base
 	git -C "$am" tag base
-	git -C "$am" am -q "$out"/[0-9][0-9][0-9][1-9]-*.patch
+	local p
+	for p in "$out"/0*.patch; do
+		case "$p" in */0000-cover-letter.patch) ;; *) git -C "$am" am -q "$p" || return 1 ;; esac
+	done
 }
 
 # warnings LOG: the compiler's and sparse's complaints, without line numbers.
 warnings() {
-	grep -E ': (warning|error): ' "$1" | sed -E 's/:[0-9]+:[0-9]+:/:/; s|^.*/kernel/sched/|kernel/sched/|' |
-		LC_ALL=C sort -u || true
+	grep -E ': (warning|error): ' "$1" | sed -E 's/:[0-9]+:[0-9]+:/:/; s|^[^:]*/kernel/sched/|kernel/sched/|' |
+		LC_ALL=C sort || true
 }
 
 # w1_build DIR LOG: kernel/sched/ of the checked-out commit, W=1 and, with
@@ -91,12 +95,15 @@ w1_config() {
 	case "$name" in
 	bench) ;;
 	no-SYSCTL) "$am/scripts/config" --file "$dir/.config" -e EXPERT -d PROC_SYSCTL ;;
+	# BLK_DEV_IO_TRACE selects DEBUG_FS.
+	no-DEBUG_FS) "$am/scripts/config" --file "$dir/.config" -d BLK_DEV_IO_TRACE -d DEBUG_FS ;;
 	*) "$am/scripts/config" --file "$dir/.config" -d "$opt" ;;
 	esac
 	make -s -C "$am" O="$dir" olddefconfig >/dev/null
 	[ "$name" = bench ] || ! grep -q "^CONFIG_$opt=y" "$dir/.config"
 }
 
+git_identity
 mkdir -p "$work/check"
 "$REPO/harness/series.sh" >"$work/check/series.log" 2>&1 && rc=0 || rc=1
 tap "$rc" "make series writes $out" "$(tail -5 "$work/check/series.log")"
@@ -104,9 +111,10 @@ tap "$rc" "make series writes $out" "$(tail -5 "$work/check/series.log")"
 "$REPO/harness/prepare-tree.sh" >/dev/null 2>&1 || die "cannot prepare build/linux: run make tree"
 
 apply_series >"$work/check/am.log" 2>&1 && rc=0 || rc=1
+am_rc=$rc
 tap "$rc" "git am of $(find "$out" -name '0*.patch' ! -name '0000-*' | wc -l) patches onto the base" \
 	"$(tail -5 "$work/check/am.log")"
-diff -rq --exclude=.git --exclude=.pc "$am" "$TREE" >"$work/check/identity.log" 2>&1 && rc=0 || rc=1
+diff -rq --exclude=.git --exclude=.pc --exclude=.sync-wakeup-stamp "$am" "$TREE" >"$work/check/identity.log" 2>&1 && rc=0 || rc=1
 tap "$rc" "the applied series is the tree make check builds (build/linux)" "$(cat "$work/check/identity.log")"
 
 # checkpatch asks "does MAINTAINERS need updating?" of every new file
@@ -117,6 +125,7 @@ for f in $(git -C "$am" diff --diff-filter=A --name-only base HEAD 2>/dev/null);
 		rc=0 || rc=1
 	tap "$rc" "MAINTAINERS covers the new file $f"
 done
+[ "$am_rc" = 0 ] || finish
 for p in "$out"/0*.patch; do
 	case "$p" in */0000-cover-letter.patch) continue ;; esac
 	cp_out=$(cd "$am" && perl scripts/checkpatch.pl --strict --show-types \
@@ -148,7 +157,8 @@ head=$(git -C "$am" rev-parse HEAD)
 sparse=C=1
 command -v sparse >/dev/null || apt-get install -y -q sparse >/dev/null 2>&1 || sparse=""
 [ -n "$sparse" ] || log "sparse is not installable: W=1 only"
-for cfg in bench no-SMP no-SCHED_DEBUG no-SYSCTL no-SCHEDSTATS no-SCHED_SMT no-DEBUG_FS; do
+# On x86 SCHED_SMT is "def_bool y if SMP": no-SMP is the build without it.
+for cfg in bench no-SMP no-SCHED_DEBUG no-SYSCTL no-SCHEDSTATS no-DEBUG_FS; do
 	dir="$work/check/kernel-$cfg"
 	if ! w1_config "$cfg" "$dir"; then
 		tap 1 "config $cfg: the option would not turn off"

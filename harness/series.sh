@@ -13,15 +13,6 @@ repo="$work/git"
 out="$work/out"
 series="$REPO/series"
 
-identity() {
-	local name email
-	name=$(git -C "$REPO" config user.name || true)
-	email=$(git -C "$REPO" config user.email || true)
-	if [ -z "$name" ] || [ -z "$email" ]; then
-		die "no git identity: the patches are signed off by whoever runs make series; set git config user.name and user.email"
-	fi
-}
-
 # base_repo DIR: a git repository of the pristine source, one commit.
 base_repo() {
 	local dir=$1 src
@@ -71,7 +62,7 @@ cover_letter() {
 	rm -f "$blurb"
 }
 
-identity
+git_identity
 [ -f "$series/order" ] || die "no series/order: nothing to make"
 log "committing series/ onto the base in $repo"
 base_repo "$repo"

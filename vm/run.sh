@@ -63,7 +63,7 @@ out=$(cd "$out" && pwd)
 rm -f "$out/exit-code" "$out/output.log" "$out/console.log"
 printf '%s\n' "$CMD" >"$out/cmd.sh"
 
-smp=$(topology_args "$TOPO")
+smp=$(topology_args "$TOPO") || exit 1
 echo "$TOPO" >"$out/topology"
 
 append="console=ttyS0 loglevel=7 panic=-1 root=rootfs rootfstype=9p ro"
@@ -84,7 +84,9 @@ qemu() {
 		</dev/null
 }
 
-read -r accel qemu_accel <<<"$(accel_args "$ACCEL")"
+# Not read <<<"$(...)": a die() in the substitution would end only the subshell.
+accel_line=$(accel_args "$ACCEL")
+read -r accel qemu_accel <<<"$accel_line"
 echo "$accel" >"$out/accel"
 log "booting $FLAVOUR kernel, topology $TOPO, $accel; console: $out/console.log"
 rc=0
@@ -95,7 +97,8 @@ qemu $qemu_accel || rc=$?
 if [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$ACCEL" = auto ] && [ "$accel" = kvm ] &&
 	[ ! -s "$out/console.log" ]; then
 	echo "vm: qemu exited $rc under KVM before the guest printed anything; retrying under TCG" >&2
-	read -r accel qemu_accel <<<"$(accel_args tcg)"
+	accel_line=$(accel_args tcg)
+	read -r accel qemu_accel <<<"$accel_line"
 	echo "$accel (kvm failed to start)" >"$out/accel"
 	rc=0
 	# shellcheck disable=SC2086

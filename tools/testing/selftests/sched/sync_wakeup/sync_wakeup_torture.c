@@ -140,6 +140,7 @@ static int start_pair(struct pair *p)
 	if (pong_pid < 0)
 		return -errno;
 	if (!pong_pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(a[1]);
 		close(b[0]);
 		_exit(pong(p, a[0], b[1]));
@@ -148,6 +149,7 @@ static int start_pair(struct pair *p)
 	if (ping_pid < 0)
 		return -errno;
 	if (!ping_pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(a[0]);
 		close(b[1]);
 		_exit(ping(p, a[1], b[0]));
@@ -191,8 +193,10 @@ static void *flipper(void *arg)
 			const struct bad_value *bad =
 				&bad_policies[(r / 10) % ARRAY_SIZE(bad_policies)];
 
-			if (sw_policy_get(before, sizeof(before)))
+			if (sw_policy_get(before, sizeof(before))) {
 				note_error(&bad_write_errors, "cannot read the policy");
+				continue;
+			}
 			err = sw_write_file(SW_POLICY_PATH, bad->bytes, bad->len);
 			if (err != -EINVAL)
 				note_error(&bad_write_errors, "bad policy \"%s\": %s, not EINVAL",
@@ -252,6 +256,7 @@ static void *hotplug(void *arg)
 	int cpu, err;
 
 	while (!atomic_load(&stop_chaos)) {
+		sleep_ms(10);	/* no busy loop when no CPU can go */
 		for (cpu = 1; cpu < nr_cpus && !atomic_load(&stop_chaos); cpu++) {
 			err = cpu_online_set(cpu, false);
 			if (err == -EBUSY || err == -EAGAIN) {
@@ -382,9 +387,10 @@ static double watch_pairs(int seconds, int stall, int *stalled)
 			if (n != seen[i]) {
 				seen[i] = n;
 				last[i] = now;
-			} else if (gap > max_gap) {
-				max_gap = gap;
+				continue;
 			}
+			if (gap > max_gap)
+				max_gap = gap;
 			if (gap > stall && *stalled < 0)
 				*stalled = i;
 		}
@@ -392,60 +398,133 @@ static double watch_pairs(int seconds, int stall, int *stalled)
 	return max_gap;
 }
 
+/* Let every pair process run anywhere again: the churn may have pinned it. */
+static void unpin_pairs(void)
+{
+	cpu_set_t set;
+	int i, cpu;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		CPU_SET(cpu, &set);
+	for (i = 0; i < nr_pairs; i++) {
+		sched_setaffinity(shm->pair[i].ping, sizeof(set), &set);
+		sched_setaffinity(shm->pair[i].pong, sizeof(set), &set);
+	}
+}
+
+/* What each policy may do with a sync wakeup, from the counters' side. */
+static const char *policy_counters_wrong(const char *policy, const struct sw_stats *st)
+{
+	unsigned long verdicts = sw_stats_outcomes(st) - st->v[SW_HINT_DROPPED];
+
+	if (!st->v[SW_SYNC_WAKEUPS])
+		return "no sync wakeup counted";
+	if (sw_stats_outcomes(st) > st->v[SW_SYNC_WAKEUPS])
+		return "more outcomes than sync wakeups";
+	if (!strcmp(policy, "hint-only") && sw_stats_outcomes(st))
+		return "hint-only gave a verdict or dropped a hint";
+	if (!strcmp(policy, "no-sync") &&
+	    (verdicts || st->v[SW_HINT_DROPPED] != st->v[SW_SYNC_WAKEUPS]))
+		return "no-sync did not drop every hint";
+	if ((!strcmp(policy, "waker-if-alone") || !strcmp(policy, "reciprocal-only")) &&
+	    st->v[SW_HINT_DROPPED])
+		return "a hint was dropped";
+	if (strcmp(policy, "reciprocal-only") && strcmp(policy, "reciprocal-strict") &&
+	    (st->v[SW_DECLINED_SMT] || st->v[SW_DECLINED_NOT_RECIPROCAL] ||
+	     st->v[SW_DECLINED_CAPACITY]))
+		return "a reciprocal-only reason under another policy";
+	return NULL;
+}
+
 /*
  * With the feature off no wakeup is in the middle of being counted, so a
- * reset then gives exact counters: under each policy the pairs' sync
- * wakeups must be seen, and no more verdicts given than wakeups seen.
+ * reset then gives exact counters. Under each policy in turn, with the
+ * pairs running, the counters must follow that policy's rules.
  */
 static bool counters_consistent(char *why, size_t size)
 {
+	const char *wrong;
+	unsigned long trips;
 	struct sw_stats st;
 	char buf[512];
 	size_t i;
 
+	unpin_pairs();
 	for (i = 0; i < SW_NR_POLICIES; i++) {
+		wrong = NULL;
 		if (sw_feature_set(false) || sw_policy_set(sw_policies[i]))
-			return snprintf(why, size, "cannot set %s", sw_policies[i]), false;
+			wrong = "cannot set the policy";
 		sleep_ms(500);
-		if (sw_stats_reset() || sw_feature_set(true))
-			return snprintf(why, size, "cannot reset the counters"), false;
+		if (!wrong && (sw_stats_reset() || sw_feature_set(true)))
+			wrong = "cannot reset the counters";
+		trips = round_trips();
 		sleep_ms(1000);
-		if (sw_feature_set(false))
-			return snprintf(why, size, "cannot turn the feature off"), false;
+		if (!wrong && round_trips() == trips)
+			wrong = "the pairs made no round trip";
+		if (!wrong && sw_feature_set(false))
+			wrong = "cannot turn the feature off";
 		sleep_ms(500);
-		if (sw_stats_read(&st))
-			return snprintf(why, size, "cannot read the counters"), false;
-		ksft_print_msg("counters under %s: %s\n", sw_policies[i],
-			       sw_stats_str(&st, buf, sizeof(buf)));
-		if (!st.v[SW_SYNC_WAKEUPS] || sw_stats_outcomes(&st) > st.v[SW_SYNC_WAKEUPS])
-			return snprintf(why, size, "%s: %s", sw_policies[i], buf), false;
+		if (!wrong && sw_stats_read(&st))
+			wrong = "cannot read the counters";
+		if (!wrong) {
+			ksft_print_msg("counters under %s: %s\n", sw_policies[i],
+				       sw_stats_str(&st, buf, sizeof(buf)));
+			wrong = policy_counters_wrong(sw_policies[i], &st);
+		}
+		if (wrong) {
+			snprintf(why, size, "%s: %s", sw_policies[i], wrong);
+			return false;
+		}
 	}
 	return true;
 }
 
-static bool pairs_consistent(char *why, size_t size)
+/* Wait up to @seconds for @pid; SIGKILL it after that. True if it exited 0. */
+static bool reap(pid_t pid, int seconds)
 {
-	int i, status;
-	bool ok = true;
+	int status, i;
 
+	for (i = 0; i < seconds * 10; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) && !WEXITSTATUS(status);
+		sleep_ms(100);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return false;
+}
+
+/*
+ * Stop the pairs and check them: each side exits 0 within @stall seconds
+ * (a lost wakeup at the very end leaves one asleep) and both sides agree
+ * on what was sent and received.
+ */
+static bool pairs_consistent(int stall, char *why, size_t size)
+{
+	bool ok = true;
+	int i;
+
+	atomic_store(&shm->stop_pairs, 1);
 	for (i = 0; i < nr_pairs; i++) {
 		struct pair *p = &shm->pair[i];
 		unsigned long a, b, c, d;
 
-		if (waitpid(p->ping, &status, 0) != p->ping || !WIFEXITED(status) ||
-		    WEXITSTATUS(status))
-			ok = !snprintf(why, size, "pair %d: ping failed (status %#x)", i, status);
-		if (waitpid(p->pong, &status, 0) != p->pong || !WIFEXITED(status) ||
-		    WEXITSTATUS(status))
-			ok = !snprintf(why, size, "pair %d: pong failed (status %#x)", i, status);
+		if (!reap(p->ping, stall) || !reap(p->pong, stall)) {
+			snprintf(why, size, "pair %d did not finish cleanly within %d s", i, stall);
+			ok = false;
+			continue;
+		}
 		a = atomic_load(&p->ping_sent);
 		b = atomic_load(&p->pong_received);
 		c = atomic_load(&p->pong_sent);
 		d = atomic_load(&p->ping_received);
-		if (a != b || b != c || c != d)
-			ok = !snprintf(why, size,
-				       "pair %d: sent %lu, pong got %lu, sent back %lu, ping got %lu",
-				       i, a, b, c, d);
+		if (a != b || b != c || c != d) {
+			snprintf(why, size,
+				 "pair %d: sent %lu, pong got %lu, sent back %lu, ping got %lu",
+				 i, a, b, c, d);
+			ok = false;
+		}
 	}
 	return ok;
 }
@@ -455,8 +534,10 @@ static void kill_pairs(void)
 	int i;
 
 	for (i = 0; i < nr_pairs; i++) {
-		kill(shm->pair[i].ping, SIGKILL);
-		kill(shm->pair[i].pong, SIGKILL);
+		if (shm->pair[i].ping > 0)
+			kill(shm->pair[i].ping, SIGKILL);
+		if (shm->pair[i].pong > 0)
+			kill(shm->pair[i].pong, SIGKILL);
 	}
 }
 
@@ -490,8 +571,9 @@ int main(int argc, char **argv)
 			return KSFT_FAIL;
 		}
 	}
-	if (seconds < 5 || stall < 1 || nr_pairs < 1 || nr_pairs > MAX_PAIRS) {
-		fprintf(stderr, "%s: need -d >= 5, -s >= 1, 1 <= -p <= %d\n", argv[0], MAX_PAIRS);
+	if (seconds < 5 || stall < 1 || stall >= seconds || nr_pairs < 1 || nr_pairs > MAX_PAIRS) {
+		fprintf(stderr, "%s: need -d >= 5, 1 <= -s < -d, 1 <= -p <= %d\n",
+			argv[0], MAX_PAIRS);
 		return KSFT_FAIL;
 	}
 
@@ -508,16 +590,21 @@ int main(int argc, char **argv)
 	shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shm == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
-	for (i = 0; i < nr_pairs; i++)
-		if (start_pair(&shm->pair[i]))
+	for (i = 0; i < nr_pairs; i++) {
+		if (start_pair(&shm->pair[i])) {
+			kill_pairs();
 			ksft_exit_fail_msg("cannot start pair %d: %s\n", i, strerror(errno));
+		}
+	}
 
 	ksft_print_msg("%d pairs, %d CPUs, %d s, stall limit %d s\n",
 		       nr_pairs, nr_cpus, seconds, stall);
 	start = sw_now_us();
 	for (i = 0; i < (int)ARRAY_SIZE(chaos); i++)
-		if (pthread_create(&thr[i], NULL, chaos[i], NULL))
+		if (pthread_create(&thr[i], NULL, chaos[i], NULL)) {
+			kill_pairs();
 			ksft_exit_fail_msg("pthread_create failed\n");
+		}
 	if (stop_one) {
 		sleep_ms(1000);
 		ksft_print_msg("-x: stopping pair 0 (pid %d) on purpose\n", shm->pair[0].pong);
@@ -564,7 +651,8 @@ int main(int argc, char **argv)
 			 "%lu hotplug cycles, every CPU back online\n",
 			 atomic_load(&hotplug_cycles));
 	ksft_test_result(!atomic_load(&affinity_errors) && !atomic_load(&stat_errors) &&
-			 atomic_load(&stat_reads),
+			 atomic_load(&affinity_moves) && atomic_load(&stat_reads) &&
+			 atomic_load(&stat_resets),
 			 "affinity and counter churn without errors\n");
 
 	if (stalled < 0) {
@@ -575,8 +663,7 @@ int main(int argc, char **argv)
 		ksft_test_result_skip("counters: the pairs stalled\n");
 	}
 
-	atomic_store(&shm->stop_pairs, 1);
-	ok = pairs_consistent(why, sizeof(why));
+	ok = pairs_consistent(stall, why, sizeof(why));
 	ksft_test_result(ok, "every pair exited 0 with matching sent and received counts%s%s\n",
 			 ok ? "" : ": ", ok ? "" : why);
 	ksft_finished();
