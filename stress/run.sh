@@ -5,6 +5,15 @@
 # flips with bad values, CPU hotplug, affinity churn, counter readers and
 # resetters) beside stress-ng's pipe, futex, switch, sem and sock stressors.
 # The console must stay clean; ends with "N passed, N failed".
+#
+# Under TCG the guests run with one host thread for all vCPUs
+# (TCG_THREAD=single). With a thread per vCPU (QEMU 7.2, Debian 12), any
+# sched feature toggled while its branch is hot ends in "Oops: int3" at the
+# static branch being patched: seen with SYNC_PAIR_AFFINE and with
+# upstream's WAKEUP_PREEMPTION (check_preempt_wakeup_fair), with and without
+# hotplug, 1-2 minutes into every run; never with one thread. x86 text
+# patching relies on IPIs to serialise the CPUs, which points at the
+# emulator's multi-threaded mode, not at the kernel.
 #   DURATION   minutes per topology (default 15)
 #   TOPOS      topologies (default: flat llc2); TOPO=x alone picks one
 set -eu
@@ -30,6 +39,7 @@ mkdir -p "$results"
 
 build_for_guests
 
+export TCG_THREAD=${TCG_THREAD:-single}
 secs=$((DURATION * 60))
 for topo in $TOPOS; do
 	guest "$topo" "$topo" "" $((secs + 900)) \

@@ -1,7 +1,6 @@
 #!/bin/sh
 # Runs inside the test guest (see harness/check.sh): TAP lines for what the
 # harness checks itself, then every selftest this project installs.
-# With STRESS_SECS set, stress/guest-stress.sh follows for that long.
 # Usage: guest-check.sh TOPO KSELFTEST_DIR [TEST...]
 set -u
 here=$(dirname "$0")
@@ -70,8 +69,3 @@ if [ $# -gt 0 ]; then
 	for t in "$@"; do set -- "$@" -t "$t"; shift; done
 fi
 ./run_kselftest.sh "$@"
-rc=$?
-if [ "${STRESS_SECS:-0}" != 0 ]; then
-	sh "$here/../stress/guest-stress.sh" "$STRESS_SECS" "$kselftest" || rc=1
-fi
-exit "$rc"

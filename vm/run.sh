@@ -8,6 +8,7 @@
 #   FLAVOUR   bench | test (default bench)
 #   TOPO      flat | smt | llc2 (default flat)
 #   ACCEL     auto | kvm | tcg (default auto: kvm only with vmx/svm and /dev/kvm)
+#   TCG_THREAD  multi | single: TCG with a host thread per vCPU, or one for all
 #   APPEND    extra kernel command line
 #   TIMEOUT   seconds before the boot is killed (default 900)
 #   OUT       result directory (default build/vm/<time>-<flavour>-<topo>)
@@ -49,7 +50,7 @@ accel_args() {
 		[ -w /dev/kvm ] || die "ACCEL=kvm but /dev/kvm is not usable: use ACCEL=tcg"
 		echo "kvm -accel kvm -cpu host"
 		;;
-	tcg) echo "tcg -accel tcg,thread=multi -cpu max" ;;
+	tcg) echo "tcg -accel tcg,thread=${TCG_THREAD:-multi} -cpu max" ;;
 	*) die "unknown ACCEL=$mode: use auto, kvm or tcg" ;;
 	esac
 }
