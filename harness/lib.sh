@@ -55,3 +55,32 @@ git_identity() {
 	export GIT_AUTHOR_NAME="$name" GIT_AUTHOR_EMAIL="$email"
 	export GIT_COMMITTER_NAME="$name" GIT_COMMITTER_EMAIL="$email"
 }
+
+# tap STATUS DESCRIPTION [DETAILS]: one TAP line on stdout, numbered from 1;
+# on a failure DETAILS follow as comments and tap_failed counts it.
+tap_n=0
+tap_failed=0
+tap() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $tap_n $2"
+	else
+		tap_failed=$((tap_failed + 1))
+		echo "not ok $tap_n $2"
+		[ -z "${3:-}" ] || printf '%s\n' "$3" | head -20 | sed 's/^/#   /'
+	fi
+}
+
+# base_repo DIR: a git repository of the pristine source, one commit tagged
+# "base" (Debian's source carries a .gitignore that ignores the top level).
+base_repo() {
+	local dir=$1 src
+	src=$(ksrc)
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	rsync -a --exclude=.git --exclude=.pc "$src/" "$dir/"
+	git -C "$dir" init -q
+	git -C "$dir" add -A -f
+	git -C "$dir" commit -q --no-verify -m "Linux $(kernel_version "$src")"
+	git -C "$dir" tag base
+}

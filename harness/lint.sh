@@ -7,17 +7,6 @@ set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-n=0
-tap() { # tap STATUS DESCRIPTION [OUTPUT]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		[ -z "${3:-}" ] || printf '%s\n' "$3" | head -20 | sed 's/^/#   /'
-	fi
-}
-
 checkpatch="$TREE/scripts/checkpatch.pl"
 [ -f "$checkpatch" ] || die "no $checkpatch: run 'make tree' first"
 cp_flags="--strict --quiet --no-summary --show-types"
@@ -99,7 +88,7 @@ if command -v systemd-analyze >/dev/null; then
 	out=$(cd "$REPO" && systemd-analyze verify "./$unit" 2>&1) && rc=0 || rc=1
 	tap "$rc" "systemd-analyze verify $unit" "$out"
 else
-	echo "ok $((++n)) systemd-analyze verify $unit # SKIP systemd-analyze is not installed"
+	tap 0 "systemd-analyze verify $unit # SKIP systemd-analyze is not installed"
 fi
 
 out=$(cd "$REPO" && find .ci harness vm bench stress -type f \( -name "*.sh" -o -name run \) -print0 | xargs -0 shellcheck -x 2>&1) && rc=0 || rc=1

@@ -25,23 +25,9 @@ out="$work/out"
 # paths relative to the repo, finds the objects make check compiled.
 am="$work/check/linux"
 results="$work/check/results"
-n=0
-failed=0
-
-tap() { # tap STATUS DESCRIPTION [DETAILS]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n $2"
-		[ -z "${3:-}" ] || printf '%s\n' "$3" | head -20 | sed 's/^/#   /'
-	fi
-}
-
 finish() {
-	echo "$((n - failed)) passed, $failed failed"
-	[ "$failed" = 0 ]
+	echo "$((tap_n - tap_failed)) passed, $tap_failed failed"
+	[ "$tap_failed" = 0 ]
 	exit
 }
 
@@ -55,16 +41,8 @@ timed() { # timed LABEL COMMAND...: run, then log how long it took
 }
 
 apply_series() {
-	local src
-	src=$(ksrc)
-	rm -rf "$am"
-	mkdir -p "$am"
-	rsync -a --exclude=.git --exclude=.pc "$src/" "$am/"
-	git -C "$am" init -q
-	git -C "$am" add -A -f
-	git -C "$am" commit -q --no-verify -m base
-	git -C "$am" tag base
 	local p
+	base_repo "$am"
 	for p in "$out"/0*.patch; do
 		case "$p" in */0000-cover-letter.patch) ;; *) git -C "$am" am -q "$p" || return 1 ;; esac
 	done
@@ -107,7 +85,7 @@ git_identity
 mkdir -p "$work/check"
 "$REPO/harness/series.sh" >"$work/check/series.log" 2>&1 && rc=0 || rc=1
 tap "$rc" "make series writes $out" "$(tail -5 "$work/check/series.log")"
-[ "$failed" = 0 ] || finish
+[ "$tap_failed" = 0 ] || finish
 "$REPO/harness/prepare-tree.sh" >/dev/null 2>&1 || die "cannot prepare build/linux: run make tree"
 
 apply_series >"$work/check/am.log" 2>&1 && rc=0 || rc=1

@@ -13,19 +13,6 @@ repo="$work/git"
 out="$work/out"
 series="$REPO/series"
 
-# base_repo DIR: a git repository of the pristine source, one commit.
-base_repo() {
-	local dir=$1 src
-	src=$(ksrc)
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	rsync -a --exclude=.git --exclude=.pc "$src/" "$dir/"
-	git -C "$dir" init -q
-	git -C "$dir" add -A -f
-	git -C "$dir" commit -q --no-verify -m "Linux $(kernel_version "$src")"
-	git -C "$dir" tag base
-}
-
 # commit_patch FILE: apply one series/ mail and commit it, signed off.
 commit_patch() {
 	local file=$1 subject
