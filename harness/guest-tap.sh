@@ -21,14 +21,30 @@ expect() {
 	if "$@"; then tap 0 "$what"; else tap 1 "$what"; fi
 }
 
-# guest NAME TOPO APPEND TIMEOUT CMD RESULT...: boot the test kernel on TOPO
-# and run CMD; each RESULT is the "selftests: DIR: PROGRAM" its output owes.
-guest() {
-	local name=$1 topo=$2 append=$3 timeout=$4 cmd=$5 out="$results/$1" rc=0 t
-	shift 5
+# start_guest NAME TOPO APPEND TIMEOUT CMD: boot the test kernel on TOPO in
+# the background and run CMD, at most $GUEST_JOBS guests at a time; the exit
+# status of vm/run.sh lands in $results/NAME.rc. guest_results reads it.
+start_guest() {
+	local name=$1 topo=$2 append=$3 timeout=$4 cmd=$5 out="$results/$1"
+	while [ "$(jobs -pr | wc -l)" -ge "${GUEST_JOBS:-1}" ]; do
+		wait -n || true
+	done
 	log "boot $name: topology $topo${append:+, $append}"
-	FLAVOUR=test TOPO="$topo" APPEND="$append" OUT="$out" TIMEOUT="$timeout" CMD="$cmd" \
-		"$REPO/vm/run.sh" >"$out.log" 2>&1 || rc=$?
+	(
+		rc=0
+		FLAVOUR=test TOPO="$topo" APPEND="$append" OUT="$out" TIMEOUT="$timeout" CMD="$cmd" \
+			"$REPO/vm/run.sh" >"$out.log" 2>&1 || rc=$?
+		echo "$rc" >"$out.rc"
+	) &
+}
+
+# guest_results NAME RESULT...: once the guest is done, host TAP on whether
+# it finished, kept a clean console and reported each RESULT (the
+# "selftests: DIR: PROGRAM" its output owes).
+guest_results() {
+	local name=$1 out="$results/$1" rc t
+	shift
+	rc=$(cat "$out.rc" 2>/dev/null || echo "no status")
 	expect "boot $name: the guest ran its command and powered off ($(cat "$out/accel" 2>/dev/null))" \
 		test -f "$out/exit-code"
 	expect "boot $name: console free of BUG/WARNING/KASAN/UBSAN/lockdep/lockup/stall reports" \
@@ -45,7 +61,15 @@ guest() {
 			tail -15 "$out/console.log" 2>/dev/null || echo "(no console log)"
 		} | sed 's/^/    /' >>"$results/failures.txt"
 	fi
+	log "boot $name: done (vm/run.sh exit $rc)"
 	grep -E '^(# )?(not )?ok [0-9]+' "$out/output.log" 2>/dev/null | sed 's/^/    /' >&2 || true
+}
+
+# guest NAME TOPO APPEND TIMEOUT CMD RESULT...: one guest, start to results.
+guest() {
+	start_guest "$1" "$2" "$3" "$4" "$5"
+	wait
+	guest_results "$1" "${@:6}"
 }
 
 # finish [TAP_FILE...]: the totals over the host TAP, the guests' output and
