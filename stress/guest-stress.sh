@@ -32,8 +32,17 @@ echo "# stress: $secs s of stress-ng ($stressors) beside sync_wakeup_torture"
 args=""
 for s in $stressors; do args="$args --$s 1"; done
 # shellcheck disable=SC2086 # one word per option
-stress-ng $args --timeout "${secs}s" --metrics-brief >/tmp/stress-ng.log 2>&1 &
+stress-ng $args --timeout "${secs}s" --metrics-brief -v >/tmp/stress-ng.log 2>&1 &
 ng=$!
+# stress-ng 0.15 walks /sys/devices/system/cpu/cpu*/cache while it starts
+# and can segfault when a CPU goes offline under it: no hotplug until its
+# stressors run.
+waited=0
+while ! grep -q 'stressors started' /tmp/stress-ng.log && kill -0 "$ng" 2>/dev/null &&
+	[ "$waited" -lt 60 ]; do
+	sleep 1
+	waited=$((waited + 1))
+done
 
 # POSIX sh has no pipefail: the torture's status comes back through a file.
 {
