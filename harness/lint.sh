@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Static checks a reviewer runs first, as TAP lines on stdout:
+# Static checks a reviewer runs first, as TAP lines on stdout, the count on
+# stderr; exits 1 if any check failed:
 # checkpatch --strict on every patch (patches/ and series/) and new kernel
 # source file, series/ against the tree it must give, docutils on the new
 # documentation, systemd-analyze on the distro unit, shellcheck on the harness.
@@ -93,3 +94,6 @@ fi
 
 out=$(cd "$REPO" && find .ci harness vm bench stress -type f \( -name "*.sh" -o -name run \) -print0 | xargs -0 shellcheck -x 2>&1) && rc=0 || rc=1
 tap "$rc" "shellcheck on the harness" "$out"
+
+echo "$((tap_n - tap_failed)) passed, $tap_failed failed" >&2
+[ "$tap_failed" = 0 ]
