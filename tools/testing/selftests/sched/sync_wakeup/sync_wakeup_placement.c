@@ -18,8 +18,9 @@
  *
  * and the counters in debugfs sched/sync_wakeup_stats must tell the same
  * story. A fan-out (one writer, three readers that never write back) checks
- * that one-way sync wakeups are not taken for a pair: reciprocal-only
- * declines them as not reciprocal, reciprocal-strict drops their hint.
+ * that the reciprocity test sees one-way sync wakeups: reciprocal-only
+ * declines them as not reciprocal, reciprocal-strict drops their hint
+ * (not every one: see FANOUT_NOT_RECIPROCAL_SHARE_MIN).
  *
  * Each arm is one test; every arm prints its share and counters. Needs 2 or
  * more CPUs.
@@ -37,19 +38,19 @@
  * llc2 = 2 sockets x 2 cores).
  *
  * Same-CPU share of the handoffs, measured:
- *   off / hint-only / no-sync:  smt 0.016-0.026 / 0.033-0.078 / 0.006-0.013;
- *                               llc2 0.058-0.122 / 0.162-0.203 / 0.026-0.033;
+ *   off / hint-only / no-sync:  smt 0.016-0.027 / 0.033-0.078 / 0.006-0.013;
+ *                               llc2 0.058-0.122 / 0.158-0.203 / 0.026-0.038;
  *                               flat 0.42-0.92 / 0.56-1.00 / 0.67-0.99
- *   waker-if-alone:             smt 0.64-0.85; llc2 0.58-0.84; flat 0.87-0.99
+ *   waker-if-alone:             smt 0.64-0.85; llc2 0.57-0.84; flat 0.87-0.99
  *   reciprocal-only / -strict:  smt 0.043-0.077 / 0.036-0.053;
- *                               llc2 0.56-0.83 / 0.67-0.87; flat 0.92-1.00
+ *                               llc2 0.54-0.83 / 0.56-0.87; flat 0.92-1.00
  * The "high" shares fall as the host gets busier (the lowest come from two
- * guests sharing the host's two cores beside a kernel build, at 8-13 ms per
- * round trip instead of 2-4 ms): the policy still keeps the wakee on the
+ * guests sharing the host's two cores, as make check runs them, at 8-13 ms
+ * per round trip instead of 2-4 ms): the policy still keeps the wakee on the
  * waker CPU (kept_on_waker_cpu 0.79-0.97 of the sync wakeups there), but
  * while the waker is slow to go to sleep an idle CPU pulls the queued wakee
  * away. The "low" shares do not rise with load, so HIGH_SHARE_MIN sits
- * between the highest low (0.20) and the lowest high (0.56), not near the
+ * between the highest low (0.20) and the lowest high (0.54), not near the
  * latter.
  * With only two vCPUs the share is a weak signal: an idle TCG vCPU is slow
  * to wake, so newidle balancing on the waker's CPU often pulls the wakee
@@ -71,14 +72,18 @@
 /* Writer pause after each write, so that the reader goes back to sleep. */
 #define FANOUT_PAUSE_US		50
 /*
- * The counters are global, so other tasks' sync wakeups in the guest count
- * too; with the host busy they are a sizable share of a slow fan-out.
+ * No bound on kept_on_waker_cpu in the fan-out: a reader that never writes
+ * back can still pass the reciprocity test, as p->last_wakee is the last
+ * task it woke by any path. A trace showed a reader that woke its writer
+ * once right after fork (not through the pipes) and then had the writer's
+ * wakeups kept until it woke another task (kcompactd0). So one-way wakeups
+ * are kept in bursts, 0.00-0.43 of the sync wakeups measured, about what
+ * waker-if-alone keeps of a fan-out (0.18-0.77); declined_not_reciprocal is
+ * what shows the test at work.
  */
-/* kept_on_waker_cpu / sync_wakeups, fan-out, measured 0.00-0.29. */
-#define FANOUT_KEPT_SHARE_MAX	0.45
-/* declined_not_reciprocal / sync_wakeups, fan-out, reciprocal-only: 0.04-0.22. */
+/* declined_not_reciprocal / sync_wakeups, fan-out, reciprocal-only: 0.03-0.29. */
 #define FANOUT_NOT_RECIPROCAL_SHARE_MIN	0.01
-/* hint_dropped / sync_wakeups, fan-out, reciprocal-strict: 0.48-0.79. */
+/* hint_dropped / sync_wakeups, fan-out, reciprocal-strict: 0.48-1.00. */
 #define FANOUT_DROPPED_SHARE_MIN	0.30
 
 /* Seconds per arm; QEMU TCG with KASAN is slow. */
@@ -329,7 +334,6 @@ static void run_fanout(struct __test_metadata *_metadata, const char *policy,
 	EXPECT_EQ(fo.writes, fo.bytes_read);
 	EXPECT_GE(a->sync, sw_stats_outcomes(&a->st));
 	EXPECT_LT(0, a->sync);
-	EXPECT_STAT_SHARE_LE(a, SW_KEPT, FANOUT_KEPT_SHARE_MAX);
 }
 
 /*
