@@ -33,7 +33,7 @@ esac
 export TCG_THREAD=${TCG_THREAD:-single}
 # Such a guest keeps one host CPU busy: as many guests at once as CPUs (at
 # most 4); guests with a thread per vCPU (KVM, multi-threaded TCG) one by one.
-if [ "$TCG_THREAD" = single ] && [ "${ACCEL:-auto}" != kvm ] && ! grep -qwE 'vmx|svm' /proc/cpuinfo; then
+if [ "$TCG_THREAD" = single ] && [ "$(resolve_accel "${ACCEL:-auto}")" = tcg ]; then
 	default_jobs=$(($(nproc) < 4 ? $(nproc) : 4))
 else
 	default_jobs=1

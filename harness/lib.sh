@@ -84,3 +84,19 @@ base_repo() {
 	git -C "$dir" commit -q --no-verify -m "Linux $(kernel_version "$src")"
 	git -C "$dir" tag base
 }
+
+# What ACCEL=$1 (default auto) means here: kvm or tcg. /dev/kvm on our
+# machines can be a PVM device that hangs a normal kernel, so auto takes KVM
+# only where the CPU advertises hardware virtualisation.
+resolve_accel() {
+	case "${1:-auto}" in
+	auto)
+		if grep -qwE 'vmx|svm' /proc/cpuinfo && [ -w /dev/kvm ]; then
+			echo kvm
+		else
+			echo tcg
+		fi
+		;;
+	*) echo "$1" ;;
+	esac
+}

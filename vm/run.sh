@@ -34,17 +34,9 @@ topology_args() {
 	esac
 }
 
-# /dev/kvm on our machines can be a PVM device that hangs a normal kernel, so
-# KVM is used only where the CPU advertises hardware virtualisation.
 accel_args() {
-	local mode=$1
-	if [ "$mode" = auto ]; then
-		if grep -qwE 'vmx|svm' /proc/cpuinfo && [ -w /dev/kvm ]; then
-			mode=kvm
-		else
-			mode=tcg
-		fi
-	fi
+	local mode
+	mode=$(resolve_accel "$1")
 	case "$mode" in
 	kvm)
 		[ -w /dev/kvm ] || die "ACCEL=kvm but /dev/kvm is not usable: use ACCEL=tcg"
