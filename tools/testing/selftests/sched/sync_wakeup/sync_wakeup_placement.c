@@ -53,8 +53,8 @@
  * every load, so with more than two CPUs a keeping arm is compared with a
  * hint-only baseline run in the same test, under the same load: in every
  * run above the high share was at least 3.4 times hint-only's (llc2; 10
- * on smt), and HIGH_OVER_BASELINE asks for twice. The baseline can be near 0, so
- * HIGH_SHARE_MIN still asks for a quarter of the handoffs.
+ * on smt), and HIGH_OVER_BASELINE asks for twice. The baseline can be near
+ * 0, so HIGH_SHARE_MIN still asks for a quarter of the handoffs.
  * With only two vCPUs the share is a weak signal: an idle TCG vCPU is slow
  * to wake, so newidle balancing on the waker's CPU often pulls the wakee
  * back before it runs. So with 2 CPUs the share is not checked for "low",
