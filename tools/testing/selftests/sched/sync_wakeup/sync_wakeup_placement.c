@@ -64,7 +64,7 @@
 #define LOW_SHARE_MAX		0.35
 #define HIGH_OVER_BASELINE	2.0
 #define HIGH_SHARE_MIN		0.25
-/* Round trips of the hint-only baseline; the share varies by about 0.01. */
+/* Round trips of the baseline; three in one llc2 boot: 0.105-0.143. */
 #define BASELINE_ROUNDS		500
 /* kept_on_waker_cpu / sync_wakeups, measured 0.68-0.99 where kept. */
 #define KEPT_SHARE_MIN		0.50
