@@ -42,12 +42,13 @@ check_flavour() {
 	esac
 }
 
-# git_identity: the name and address of whoever runs this, from git's
-# config, exported for the scratch repositories; none is invented.
+# git_identity: the name and address of whoever runs this, from the
+# environment (GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL) or git's config, exported
+# for the scratch repositories; none is invented.
 git_identity() {
-	local name email
-	name=$(git -C "$REPO" config user.name || true)
-	email=$(git -C "$REPO" config user.email || true)
+	local name=${GIT_AUTHOR_NAME:-} email=${GIT_AUTHOR_EMAIL:-}
+	[ -n "$name" ] || name=$(git -C "$REPO" config user.name || true)
+	[ -n "$email" ] || email=$(git -C "$REPO" config user.email || true)
 	if [ -z "$name" ] || [ -z "$email" ]; then
 		die "no git identity: the patches are signed off by whoever runs make series; set git config user.name and user.email"
 	fi
@@ -99,4 +100,24 @@ resolve_accel() {
 		;;
 	*) echo "$1" ;;
 	esac
+}
+
+# check_mails TREE DIR: checkpatch --strict on every patch mail in DIR, run
+# in the kernel tree TREE, and a maintainer for every file the mails add
+# (instead of checkpatch's FILE_PATH_CHANGES question); TAP lines.
+check_mails() {
+	local tree=$1 dir=$2 mail out f rc
+	for mail in "$dir"/0*.patch; do
+		case "$mail" in */0000-cover-letter.patch) continue ;; esac
+		out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --no-summary \
+			--show-types --ignore FILE_PATH_CHANGES "$mail" 2>&1) && rc=0 || rc=1
+		tap "$rc" "checkpatch --strict ${mail##*/}" "$out"
+	done
+	out=""
+	for f in $(sed -n '/^--- \/dev\/null$/{n;s|^+++ b/||p}' "$dir"/0*.patch); do
+		(cd "$tree" && perl scripts/get_maintainer.pl --no-git -f "$f" 2>/dev/null |
+			grep -q '(maintainer:') || out+="$f has no maintainer"$'\n'
+	done
+	[ -z "$out" ] && rc=0 || rc=1
+	tap "$rc" "MAINTAINERS has a maintainer for every file the series adds" "$out"
 }

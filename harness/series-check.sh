@@ -2,7 +2,8 @@
 # make series-check: is build/series/out/ (make series) ready to post?
 #   - git am applies it to a fresh copy of the base, and the result is the
 #     tree make check builds (build/linux: base + patches/ + overlay);
-#   - checkpatch.pl --strict reports nothing on any patch;
+#   - checkpatch.pl --strict reports nothing on any patch, and every file
+#     the series adds has a maintainer;
 #   - the test kernel builds after each patch in turn (bisectability);
 #   - kernel/sched/ builds with W=1 and sparse (C=1) in the bench config
 #     and with SMP (and so SCHED_SMT, which x86 ties to it), SCHED_DEBUG,
@@ -98,21 +99,8 @@ tap "$rc" "git am of $(find "$out" -name '0*.patch' ! -name '0000-*' | wc -l) pa
 diff -rq --exclude=.git --exclude=.pc --exclude=.sync-wakeup-stamp "$am" "$TREE" >"$work/check/identity.log" 2>&1 && rc=0 || rc=1
 tap "$rc" "the applied series is the tree make check builds (build/linux)" "$(cat "$work/check/identity.log")"
 
-# checkpatch asks "does MAINTAINERS need updating?" of every new file
-# (FILE_PATH_CHANGES); the answer is checked here instead: each new file
-# already has a maintainer.
-for f in $(git -C "$am" diff --diff-filter=A --name-only base HEAD 2>/dev/null); do
-	(cd "$am" && perl scripts/get_maintainer.pl --no-git -f "$f" 2>/dev/null | grep -q '(maintainer:') &&
-		rc=0 || rc=1
-	tap "$rc" "MAINTAINERS covers the new file $f"
-done
 [ "$am_rc" = 0 ] || finish
-for p in "$out"/0*.patch; do
-	case "$p" in */0000-cover-letter.patch) continue ;; esac
-	cp_out=$(cd "$am" && perl scripts/checkpatch.pl --strict --show-types \
-		--ignore FILE_PATH_CHANGES "$p" 2>&1) && rc=0 || rc=1
-	tap "$rc" "checkpatch --strict ${p##*/}" "$cp_out"
-done
+check_mails "$am" "$out"
 
 [ "$SERIES_BUILDS" = yes ] || finish
 

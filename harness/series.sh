@@ -1,31 +1,82 @@
 #!/usr/bin/env bash
-# make series: the posting form of the series in build/series/out/, as
-# git format-patch writes it: a cover letter and one mail per patch of
-# series/order, committed onto the pristine base by whoever runs it (From:
-# and Signed-off-by: are that git identity), with the reference benchmark
-# table in the cover letter.
+# make series: the posting form of the series in build/series/out/, as git
+# format-patch writes it, generated from the one copy of each line:
+#   - patches/series: the order; each quilt patch's header is the commit's
+#     subject and changelog, its hunks the changes to upstream files;
+#   - series/new-files: which overlay files (kernel/, include/,
+#     Documentation/, tools/testing/selftests/sched/) each patch adds whole;
+#   - series/cover-letter: the cover letter, with @BENCH_TABLE@ replaced by
+#     the reference benchmark's summary.
+# The commits go onto a repository of just the upstream files the series
+# touches, which gives the same mails as the whole tree would, in seconds.
+# From: and Signed-off-by: are the git identity of whoever runs it.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-work="$BUILD/series"
+# SERIES_WORK: where to work (make check's lint uses its own).
+work=${SERIES_WORK:-$BUILD/series}
 repo="$work/git"
 out="$work/out"
-series="$REPO/series"
+manifest="$REPO/series/new-files"
 
-# commit_patch FILE: apply one series/ mail and commit it, signed off.
+patch_names() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/patches/series" | awk '{ print $1 }'; }
+
+# claimed PATCH: the overlay files PATCH adds, one per line.
+claimed() {
+	local path
+	for path in $(awk -v p="$1" '$1 == p { $1 = ""; print }' "$manifest"); do
+		[ -e "$REPO/$path" ] || die "series/new-files: $1 claims $path, which does not exist"
+		(cd "$REPO" && find "$path" -type f)
+	done
+}
+
+# Every overlay file is added by exactly one patch, and every manifest line
+# names a patch of patches/series.
+check_manifest() {
+	local have want p
+	[ -f "$manifest" ] || die "no series/new-files"
+	for p in $(sed -e 's/#.*//' "$manifest" | awk 'NF { print $1 }'); do
+		patch_names | grep -qxF "$p" || die "series/new-files names $p, which is not in patches/series"
+	done
+	have=$(for p in $(patch_names); do claimed "$p"; done | LC_ALL=C sort)
+	# shellcheck disable=SC2086 # a list of directories, some absent
+	want=$(cd "$REPO" && find $OVERLAY_DIRS -type f 2>/dev/null | LC_ALL=C sort)
+	[ -z "$(printf '%s\n' "$have" | uniq -d)" ] ||
+		die "series/new-files gives these files to more than one patch: $(printf '%s\n' "$have" | uniq -d | tr '\n' ' ')"
+	[ "$have" = "$want" ] ||
+		die "series/new-files and the overlay differ: $(diff <(echo "$want") <(echo "$have") | sed -n 's/^[<>] //p' | tr '\n' ' ')"
+}
+
+# The base: the upstream files that patches/ touches, as KSRC has them.
+sparse_base() {
+	local src f
+	src=$(ksrc)
+	rm -rf "$repo"
+	mkdir -p "$repo"
+	for f in $(sed -n 's|^+++ b/||p' "$REPO"/patches/*.patch | LC_ALL=C sort -u); do
+		[ -f "$src/$f" ] || die "patches/ changes $f, which $src does not have"
+		install -D -m 644 "$src/$f" "$repo/$f"
+	done
+	git -C "$repo" init -q
+	git -C "$repo" add -A -f
+	git -C "$repo" commit -q --no-verify -m "Linux $(kernel_version "$src") (the files the series touches)"
+	git -C "$repo" tag base
+}
+
+# commit_patch NAME: the quilt patch's hunks and the new files it adds,
+# committed with the patch header as the message.
 commit_patch() {
-	local file=$1 subject
-	subject=$(sed -n '1s/^Subject: \[PATCH\] //p' "$file")
-	[ -n "$subject" ] || die "${file#"$REPO"/} does not start with 'Subject: [PATCH] ...'"
+	local name=$1 file="$REPO/patches/$1" f
 	git -C "$repo" apply --index --whitespace=error-all "$file" ||
-		die "${file#"$REPO"/} does not apply on top of the patches before it in series/order"
-	# The changelog: after the Subject line and its blank line, up to ---.
-	{
-		echo "$subject"
-		echo
-		sed -n '3,/^---$/p' "$file" | sed '$d'
-	} | git -C "$repo" commit -q -s --no-verify -F -
+		die "patches/$name does not apply on top of the patches before it"
+	for f in $(claimed "$name"); do
+		install -D -m 644 "$REPO/$f" "$repo/$f"
+		git -C "$repo" add -f "$f"
+	done
+	awk '/^(--- |Index: |diff )/ { exit } { print }' "$file" |
+		git -C "$repo" commit -q -s --no-verify --cleanup=strip -F - ||
+		die "patches/$name: no changelog header"
 }
 
 # The cover letter: series/cover-letter with @BENCH_TABLE@ replaced by the
@@ -34,13 +85,13 @@ cover_letter() {
 	local letter=$1 table="$REPO/results/reference/table.md" blurb
 	blurb=$(mktemp)
 	{
-		sed -n '3,/@BENCH_TABLE@/p' "$series/cover-letter" | sed '$d'
+		sed -n '3,/@BENCH_TABLE@/p' "$REPO/series/cover-letter" | sed '$d'
 		head -1 "$table" | sed 's/^# //'
 		echo
 		sed -n '/^## Summary/,/^## [^S]/p' "$table" | sed '1d;$d'
-		sed -n '/@BENCH_TABLE@/,$p' "$series/cover-letter" | sed '1d'
+		sed -n '/@BENCH_TABLE@/,$p' "$REPO/series/cover-letter" | sed '1d'
 	} >"$blurb"
-	awk -v subject="$(sed -n '1s/^Subject: \[PATCH[^]]*\] //p' "$series/cover-letter")" \
+	awk -v subject="$(sed -n '1s/^Subject: //p' "$REPO/series/cover-letter")" \
 		-v blurb="$blurb" '
 		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
 		/^\*\*\* BLURB HERE \*\*\*$/ { while ((getline line < blurb) > 0) print line; next }
@@ -50,15 +101,13 @@ cover_letter() {
 }
 
 git_identity
-[ -f "$series/order" ] || die "no series/order: nothing to make"
-log "committing series/ onto the base in $repo"
-base_repo "$repo"
-while read -r p; do
-	[ -n "$p" ] || continue
-	[ -f "$series/$p" ] || die "series/order names $p, which is not in series/"
-	commit_patch "$series/$p"
-done <"$series/order"
+check_manifest
+sparse_base
+for p in $(patch_names); do
+	commit_patch "$p"
+done
 rm -rf "$out"
-git -C "$repo" format-patch -q --cover-letter --no-signature -o "$out" base..HEAD
+git -C "$repo" format-patch -q --cover-letter --no-signature --subject-prefix="RFC PATCH" \
+	-o "$out" base..HEAD
 cover_letter "$out"/0000-cover-letter.patch
 log "$(find "$out" -name '*.patch' | wc -l) mails in $out (git send-email $out)"

@@ -8,30 +8,31 @@
  * See Documentation/scheduler/sched-sync-wakeup.rst.
  */
 
+#include "sync_wakeup.h"
+
 static const char * const sync_wakeup_policy_names[] = {
-	[SYNC_WAKEUP_HINT_ONLY]		= "hint-only",
-	[SYNC_WAKEUP_WAKER_IF_ALONE]	= "waker-if-alone",
-	[SYNC_WAKEUP_RECIPROCAL_ONLY]	= "reciprocal-only",
-	[SYNC_WAKEUP_NO_SYNC]		= "no-sync",
-	[SYNC_WAKEUP_RECIPROCAL_STRICT]	= "reciprocal-strict",
+	[SYNC_POLICY_HINT_ONLY]		= "hint-only",
+	[SYNC_POLICY_WAKER_IF_ALONE]	= "waker-if-alone",
+	[SYNC_POLICY_RECIPROCAL_ONLY]	= "reciprocal-only",
+	[SYNC_POLICY_NO_SYNC]		= "no-sync",
+	[SYNC_POLICY_RECIPROCAL_STRICT]	= "reciprocal-strict",
 };
 
-static_assert(ARRAY_SIZE(sync_wakeup_policy_names) == NR_SYNC_WAKEUP_POLICIES);
+static_assert(ARRAY_SIZE(sync_wakeup_policy_names) == NR_SYNC_POLICIES);
 
-unsigned int sysctl_sched_sync_wakeup_policy __read_mostly = SYNC_WAKEUP_RECIPROCAL_ONLY;
+unsigned int sysctl_sched_sync_wakeup_policy __read_mostly = SYNC_POLICY_RECIPROCAL_ONLY;
 
 DEFINE_PER_CPU(struct sync_wakeup_stats, sync_wakeup_stats);
 
 /*
  * sched_sync_wakeup=<policy> lets a distribution opt in without debugfs: it
- * sets the policy and turns SYNC_PAIR_AFFINE on, as writing the feature's
- * name to debugfs sched/features would. Without SCHED_DEBUG the feature bits
- * are compile-time constants and the feature stays off.
+ * sets the policy and turns SYNC_PAIR_AFFINE on with the code that a write
+ * of the feature's name to debugfs sched/features runs. Without SCHED_DEBUG
+ * the feature bits are compile-time constants and the feature stays off.
  */
 static int __init setup_sched_sync_wakeup(char *str)
 {
-	int policy = match_string(sync_wakeup_policy_names,
-				  NR_SYNC_WAKEUP_POLICIES, str);
+	int policy = match_string(sync_wakeup_policy_names, NR_SYNC_POLICIES, str);
 
 	if (policy < 0) {
 		pr_warn("sched: sched_sync_wakeup=%s: unknown policy, ignored\n", str);
@@ -40,10 +41,8 @@ static int __init setup_sched_sync_wakeup(char *str)
 
 	sysctl_sched_sync_wakeup_policy = policy;
 #ifdef CONFIG_SCHED_DEBUG
-	sysctl_sched_features |= 1UL << __SCHED_FEAT_SYNC_PAIR_AFFINE;
-#ifdef CONFIG_JUMP_LABEL
-	static_key_enable(&sched_feat_keys[__SCHED_FEAT_SYNC_PAIR_AFFINE]);
-#endif
+	/* No CPU hotplug before SMP bringup: no cpus_read_lock() needed. */
+	WARN_ON_ONCE(sched_feat_set("SYNC_PAIR_AFFINE"));
 #else
 	pr_warn("sched: sched_sync_wakeup=%s: SYNC_PAIR_AFFINE needs CONFIG_SCHED_DEBUG\n", str);
 #endif
@@ -79,8 +78,8 @@ static int sched_sync_wakeup_policy_handler(const struct ctl_table *table,
 	if (*ppos || strnlen(buffer, *lenp) != *lenp)
 		return -EINVAL;
 
-	ret = __sysfs_match_string(sync_wakeup_policy_names,
-				   NR_SYNC_WAKEUP_POLICIES, buffer);
+	ret = __sysfs_match_string(sync_wakeup_policy_names, NR_SYNC_POLICIES,
+				   buffer);
 	if (ret < 0)
 		return ret;
 
@@ -111,7 +110,7 @@ static int __init sync_wakeup_sysctl_init(void)
 	size_t len = sizeof(sync_wakeup_available_policies);
 	int i, n = 0;
 
-	for (i = 0; i < NR_SYNC_WAKEUP_POLICIES; i++)
+	for (i = 0; i < NR_SYNC_POLICIES; i++)
 		n += scnprintf(buf + n, len - n, "%s%s", i ? " " : "",
 			       sync_wakeup_policy_names[i]);
 	WARN_ON_ONCE(n >= len - 1);
@@ -124,35 +123,38 @@ late_initcall(sync_wakeup_sysctl_init);
 #endif /* CONFIG_SYSCTL */
 
 #ifdef CONFIG_SCHED_DEBUG
-static const char * const sync_wakeup_stat_names[] = {
-	[SYNC_WAKEUP_SEEN]			= "sync_wakeups",
-	[SYNC_WAKEUP_KEPT]			= "kept_on_waker_cpu",
-	[SYNC_WAKEUP_DECLINED_SMT]		= "declined_smt_active",
-	[SYNC_WAKEUP_DECLINED_NOT_RECIPROCAL]	= "declined_not_reciprocal",
-	[SYNC_WAKEUP_DECLINED_WAKER_BUSY]	= "declined_waker_busy",
-	[SYNC_WAKEUP_DECLINED_NO_FIT]		= "declined_capacity",
-	[SYNC_WAKEUP_DECLINED_NOT_AFFINE]	= "declined_not_affine",
-	[SYNC_WAKEUP_HINT_DROPPED]		= "hint_dropped",
+static const char * const sync_wakeup_verdict_names[] = {
+	[SYNC_VERDICT_KEPT]			= "kept_on_waker_cpu",
+	[SYNC_VERDICT_DECLINED_SMT]		= "declined_smt_active",
+	[SYNC_VERDICT_DECLINED_NOT_RECIPROCAL]	= "declined_not_reciprocal",
+	[SYNC_VERDICT_DECLINED_WAKER_BUSY]	= "declined_waker_busy",
+	[SYNC_VERDICT_DECLINED_CAPACITY]	= "declined_capacity",
+	[SYNC_VERDICT_DECLINED_NOT_AFFINE]	= "declined_not_affine",
+	[SYNC_VERDICT_DECLINED_WAKE_WIDE]	= "declined_wake_wide",
+	[SYNC_VERDICT_HINT_DROPPED]		= "hint_dropped",
+	[SYNC_VERDICT_HINT_ONLY]		= "hint_only",
 };
 
-static_assert(ARRAY_SIZE(sync_wakeup_stat_names) == NR_SYNC_WAKEUP_STATS);
+static_assert(ARRAY_SIZE(sync_wakeup_verdict_names) == NR_SYNC_VERDICTS);
 
+/*
+ * Every decided sync wakeup has exactly one verdict, so sync_wakeups is
+ * their sum, taken from the same reads: it matches them in every snapshot.
+ */
 static int sync_wakeup_stats_show(struct seq_file *m, void *v)
 {
-	unsigned long sum[NR_SYNC_WAKEUP_STATS] = {};
+	unsigned long sum[NR_SYNC_VERDICTS] = {}, total = 0;
 	int cpu, i;
 
-	/*
-	 * A wakeup is counted as seen before its verdict: summing the
-	 * verdicts first keeps kept + declined <= seen in a live snapshot.
-	 */
-	for (i = NR_SYNC_WAKEUP_STATS - 1; i >= 0; i--) {
+	for (i = 0; i < NR_SYNC_VERDICTS; i++) {
 		for_each_possible_cpu(cpu)
-			sum[i] += READ_ONCE(per_cpu(sync_wakeup_stats.count[i], cpu));
+			sum[i] += READ_ONCE(per_cpu(sync_wakeup_stats.verdicts[i], cpu));
+		total += sum[i];
 	}
 
-	for (i = 0; i < NR_SYNC_WAKEUP_STATS; i++)
-		seq_printf(m, "%s %lu\n", sync_wakeup_stat_names[i], sum[i]);
+	seq_printf(m, "sync_wakeups %lu\n", total);
+	for (i = 0; i < NR_SYNC_VERDICTS; i++)
+		seq_printf(m, "%s %lu\n", sync_wakeup_verdict_names[i], sum[i]);
 
 	return 0;
 }
@@ -162,7 +164,16 @@ static int sync_wakeup_stats_open(struct inode *inode, struct file *file)
 	return single_open(file, sync_wakeup_stats_show, NULL);
 }
 
-/* Writing 0 resets the counters; they are statistics, not exact under load. */
+static void sync_wakeup_stats_reset(void *unused)
+{
+	memset(this_cpu_ptr(&sync_wakeup_stats), 0, sizeof(struct sync_wakeup_stats));
+}
+
+/*
+ * Writing 0 resets the counters: each online CPU clears its own with
+ * interrupts off, so no increment is lost half-way; an offline CPU counts
+ * nothing, and hotplug is held off meanwhile.
+ */
 static ssize_t sync_wakeup_stats_write(struct file *file,
 				       const char __user *ubuf,
 				       size_t cnt, loff_t *ppos)
@@ -176,9 +187,14 @@ static ssize_t sync_wakeup_stats_write(struct file *file,
 	if (val)
 		return -EINVAL;
 
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(&sync_wakeup_stats, cpu), 0,
-		       sizeof(struct sync_wakeup_stats));
+	cpus_read_lock();
+	on_each_cpu(sync_wakeup_stats_reset, NULL, 1);
+	for_each_possible_cpu(cpu) {
+		if (!cpu_online(cpu))
+			memset(per_cpu_ptr(&sync_wakeup_stats, cpu), 0,
+			       sizeof(struct sync_wakeup_stats));
+	}
+	cpus_read_unlock();
 
 	return cnt;
 }

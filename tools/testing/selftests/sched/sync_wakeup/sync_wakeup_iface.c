@@ -11,8 +11,10 @@
  *    offset 0;
  *  - only real root writes the policy: not nobody, not nobody holding a
  *    root-opened fd, not root of an unprivileged user namespace;
- *  - debugfs sched/sync_wakeup_stats resets on "0", refuses anything else,
- *    and counts nothing while the feature is off.
+ *  - debugfs sched/sync_wakeup_stats has its lines in the kernel's order,
+ *    sync_wakeups the sum of the verdicts; it resets on "0", refuses
+ *    anything else, and counts nothing while the feature is off (that each
+ *    policy gives only its own verdicts is sync_wakeup_placement's part).
  *
  * Every test puts back the feature bit and the policy it found. On a kernel
  * without the interface every test is skipped, saying so.
@@ -639,18 +641,34 @@ TEST_F(feature, toggle)
 	EXPECT_STREQ(raw_before, raw_after);
 }
 
+/* The lines in the kernel's order, and sync_wakeups the sum of the verdicts. */
 TEST_F(feature, stats_format)
 {
+	char raw[4096], want[512], buf[512];
+	const char *wrong;
 	struct sw_stats st;
+	size_t off = 0;
+	int i, err;
 
-	EXPECT_EQ(0, sw_stats_read(&st)) TH_LOG("%s is not the %d lines \"name value\"",
-						SW_STATS_PATH, SW_NR_STATS);
+	err = sw_stats_read(&st);
+	if (err) {
+		for (i = 0; i < SW_NR_STATS && off < sizeof(want); i++)
+			off += snprintf(want + off, sizeof(want) - off, " %s", sw_stat_names[i]);
+		if (sw_read_file(SW_STATS_PATH, raw, sizeof(raw)) < 0)
+			raw[0] = '\0';
+		TH_LOG("want the %d lines \"name value\" of%s; got:\n%s",
+		       SW_NR_STATS, want, raw);
+	}
+	ASSERT_EQ(0, err) TH_LOG("%s: %s", SW_STATS_PATH, strerror(-err));
+	wrong = sw_stats_wrong(&st, NULL, buf, sizeof(buf));
+	EXPECT_EQ(NULL, wrong) TH_LOG("%s", wrong);
 }
 
 /* Feature on, a short ping-pong: sync wakeups counted. Then the feature off. */
 static void make_counts(struct __test_metadata *_metadata, struct sw_stats *st)
 {
 	struct sw_pingpong pp;
+	const char *wrong;
 	char buf[512];
 	int err;
 
@@ -662,6 +680,8 @@ static void make_counts(struct __test_metadata *_metadata, struct sw_stats *st)
 	ASSERT_EQ(0, sw_stats_read(st));
 	TH_LOG("after %d round trips: %s", SHORT_ROUNDS, sw_stats_str(st, buf, sizeof(buf)));
 	ASSERT_LT(0, st->v[SW_SYNC_WAKEUPS]);
+	wrong = sw_stats_wrong(st, NULL, buf, sizeof(buf));
+	EXPECT_EQ(NULL, wrong) TH_LOG("%s", wrong);
 }
 
 static void expect_all_zero(struct __test_metadata *_metadata, const struct sw_stats *st)
@@ -729,6 +749,7 @@ TEST_F(feature, stats_reject_garbage)
 TEST_F(feature, no_counting_while_off)
 {
 	struct sw_pingpong pp;
+	const char *wrong;
 	struct sw_stats st;
 	char buf[512];
 	int err;
@@ -751,7 +772,8 @@ TEST_F(feature, no_counting_while_off)
 	ASSERT_EQ(0, sw_stats_read(&st));
 	TH_LOG("on: %s", sw_stats_str(&st, buf, sizeof(buf)));
 	EXPECT_LT(0, st.v[SW_SYNC_WAKEUPS]);
-	EXPECT_GE(st.v[SW_SYNC_WAKEUPS], sw_stats_outcomes(&st));
+	wrong = sw_stats_wrong(&st, "reciprocal-only", buf, sizeof(buf));
+	EXPECT_EQ(NULL, wrong) TH_LOG("%s", wrong);
 }
 
 TEST_HARNESS_MAIN

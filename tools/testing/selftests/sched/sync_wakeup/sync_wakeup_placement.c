@@ -16,11 +16,12 @@
  *                                          LOW, declined_smt_active > 0 and
  *                                          nothing kept
  *
- * and the counters in debugfs sched/sync_wakeup_stats must tell the same
- * story. A fan-out (one writer, three readers that never write back) checks
- * that the reciprocity test sees one-way sync wakeups: reciprocal-only
- * declines them as not reciprocal, reciprocal-strict drops their hint
- * (not every one: see FANOUT_NOT_RECIPROCAL_SHARE_MIN).
+ * and the verdicts in debugfs sched/sync_wakeup_stats must tell the same
+ * story: each arm may only give the verdicts its policy gives. A fan-out
+ * (one writer, three readers that never wake it) checks the reciprocity
+ * test on wakeups that are one-way for certain: reciprocal-only keeps none
+ * of them and declines them as not reciprocal, reciprocal-strict drops the
+ * hint of every one.
  *
  * Each arm is one test; every arm prints its share and counters. Needs 2 or
  * more CPUs.
@@ -66,31 +67,19 @@
 #define HIGH_SHARE_MIN		0.25
 /* Round trips of the baseline; three in one llc2 boot: 0.105-0.143. */
 #define BASELINE_ROUNDS		500
-/* kept_on_waker_cpu / sync_wakeups, measured 0.68-0.99 where kept. */
+/*
+ * kept_on_waker_cpu over the verdicts the keep rule itself gave (kept,
+ * waker busy, not reciprocal, capacity), for the ping-pong pair where it
+ * keeps: the pair's waker is alone on its CPU nearly every time. Verdicts
+ * the wake-affine logic gave before the rule (wake_wide(), not affine)
+ * depend on timing and load and do not count. Measured: see KEPT_SHARE.
+ */
 #define KEPT_SHARE_MIN		0.50
-/* hint_dropped / sync_wakeups, reciprocal pair, reciprocal-strict: 0.02-0.28. */
-#define STRICT_DROPPED_SHARE_MAX	0.40
-/* sync_wakeups - hint_dropped under no-sync: measured 0. */
-#define NO_SYNC_DROPPED_SLACK	8
 
 #define FANOUT_READERS		3
 #define FANOUT_ROUNDS		1000
 /* Writer pause after each write, so that the reader goes back to sleep. */
 #define FANOUT_PAUSE_US		50
-/*
- * No bound on kept_on_waker_cpu in the fan-out: a reader that never writes
- * back can still pass the reciprocity test, as p->last_wakee is the last
- * task it woke by any path. A trace showed a reader that woke its writer
- * once right after fork (not through the pipes) and then had the writer's
- * wakeups kept until it woke another task (kcompactd0). So one-way wakeups
- * are kept in bursts, 0.00-0.43 of the sync wakeups measured, about what
- * waker-if-alone keeps of a fan-out (0.18-0.77); declined_not_reciprocal is
- * what shows the test at work.
- */
-/* declined_not_reciprocal / sync_wakeups, fan-out, reciprocal-only: 0.03-0.29. */
-#define FANOUT_NOT_RECIPROCAL_SHARE_MIN	0.01
-/* hint_dropped / sync_wakeups, fan-out, reciprocal-strict: 0.48-1.00. */
-#define FANOUT_DROPPED_SHARE_MIN	0.30
 
 /* Seconds per arm; QEMU TCG with KASAN is slow. */
 #define ARM_TIMEOUT		120
@@ -143,9 +132,11 @@ struct arm {
 	unsigned long sync;
 };
 
-static double stat_share(const struct arm *a, enum sw_stat i)
+/* The verdicts the keep rule gave itself, past the wake-affine logic. */
+static unsigned long judged_by_rule(const struct arm *a)
 {
-	return sw_ratio(a->st.v[i], a->sync);
+	return a->st.v[SW_KEPT] + a->st.v[SW_DECLINED_WAKER_BUSY] +
+	       a->st.v[SW_DECLINED_NOT_RECIPROCAL] + a->st.v[SW_DECLINED_CAPACITY];
 }
 
 /* Set the feature and policy, run the ping-pong, log and sanity-check it. */
@@ -153,6 +144,7 @@ static void run_pingpong(struct __test_metadata *_metadata, const char *label,
 			 bool on, const char *policy, long rounds, struct arm *a)
 {
 	char buf[512], handoffs[128];
+	const char *wrong;
 	int err;
 
 	ASSERT_EQ(0, sw_policy_set(policy));
@@ -170,8 +162,9 @@ static void run_pingpong(struct __test_metadata *_metadata, const char *label,
 	TH_LOG("%s: %s", label, sw_stats_str(&a->st, buf, sizeof(buf)));
 
 	ASSERT_EQ(2 * rounds, sw_pp_handoffs(&a->pp));
-	/* Every outcome is of a counted sync wakeup. */
-	EXPECT_GE(a->sync, sw_stats_outcomes(&a->st));
+	/* sync_wakeups is the sum of the verdicts, each one the policy gives. */
+	wrong = sw_stats_wrong(&a->st, on ? policy : NULL, buf, sizeof(buf));
+	EXPECT_EQ(NULL, wrong) TH_LOG("%s: %s", label, wrong);
 }
 
 /*
@@ -212,23 +205,16 @@ static void expect_share_high(struct __test_metadata *_metadata, const struct ar
 		       a->share, HIGH_OVER_BASELINE, base.share);
 }
 
-/* Counter @i, as a share of sync_wakeups, is at least (@ge) or at most @limit. */
-static void expect_stat_share(struct __test_metadata *_metadata, const struct arm *a,
-			      enum sw_stat i, bool ge, double limit, const char *limit_name)
+/* The rule kept at least KEPT_SHARE_MIN of the wakeups it judged. */
+static void expect_kept(struct __test_metadata *_metadata, const struct arm *a)
 {
-	double share = stat_share(a, i);
-	bool within = ge ? share >= limit : share <= limit;
+	double share = sw_ratio(a->st.v[SW_KEPT], judged_by_rule(a));
 
-	EXPECT_TRUE(within)
-		TH_LOG("%s %lu of %lu sync wakeups (%.3f), %s %s %.2f",
-		       sw_stat_names[i], a->st.v[i], a->sync, share,
-		       ge ? "below" : "above", limit_name, limit);
+	EXPECT_LT(0, a->st.v[SW_KEPT]);
+	EXPECT_TRUE(share >= KEPT_SHARE_MIN)
+		TH_LOG("kept %lu of the %lu wakeups the rule judged (%.3f), below %.2f",
+		       a->st.v[SW_KEPT], judged_by_rule(a), share, KEPT_SHARE_MIN);
 }
-
-#define EXPECT_STAT_SHARE_GE(a, i, limit) \
-	expect_stat_share(_metadata, a, i, true, limit, #limit)
-#define EXPECT_STAT_SHARE_LE(a, i, limit) \
-	expect_stat_share(_metadata, a, i, false, limit, #limit)
 
 /* Off means off: whatever the policy, nothing counted, placement as upstream. */
 TEST_F_TIMEOUT(placement, feature_off, ARM_TIMEOUT)
@@ -246,14 +232,14 @@ TEST_F_TIMEOUT(placement, feature_off, ARM_TIMEOUT)
 	expect_share_low(_metadata, &a);
 }
 
-/* hint-only is upstream with counting: seen, never judged, never dropped. */
+/* hint-only is upstream with counting: every sync wakeup is hint_only. */
 TEST_F_TIMEOUT(placement, hint_only, ARM_TIMEOUT)
 {
 	struct arm a;
 
 	run_pingpong(_metadata, "hint-only", true, "hint-only", ROUNDS, &a);
 	EXPECT_LT(0, a.sync);
-	EXPECT_EQ(0, sw_stats_outcomes(&a.st));
+	EXPECT_EQ(a.sync, a.st.v[SW_HINT_ONLY]);
 	expect_share_low(_metadata, &a);
 }
 
@@ -266,10 +252,8 @@ TEST_F_TIMEOUT(placement, no_sync, ARM_TIMEOUT)
 	run_pingpong(_metadata, "no-sync", true, "no-sync", ROUNDS, &a);
 	dropped = a.st.v[SW_HINT_DROPPED];
 	EXPECT_LT(0, a.sync);
-	EXPECT_GE(a.sync, dropped);
-	EXPECT_LE(a.sync, dropped + NO_SYNC_DROPPED_SLACK)
+	EXPECT_EQ(a.sync, dropped)
 		TH_LOG("hint_dropped %lu of %lu sync wakeups", dropped, a.sync);
-	EXPECT_EQ(dropped, sw_stats_outcomes(&a.st)) TH_LOG("no-sync judged a wakeup");
 	EXPECT_EQ(0, a.st.v[SW_KEPT]);
 	expect_share_low(_metadata, &a);
 }
@@ -285,25 +269,26 @@ TEST_F_TIMEOUT(placement, waker_if_alone, ARM_TIMEOUT)
 	EXPECT_EQ(0, a.st.v[SW_DECLINED_SMT]);
 	EXPECT_EQ(0, a.st.v[SW_DECLINED_NOT_RECIPROCAL]);
 	EXPECT_EQ(0, a.st.v[SW_DECLINED_CAPACITY]);
-	EXPECT_STAT_SHARE_GE(&a, SW_KEPT, KEPT_SHARE_MIN);
+	expect_kept(_metadata, &a);
 	expect_share_high(_metadata, &a);
 }
 
 /*
  * A reciprocal pair under reciprocal-only or reciprocal-strict: kept on the
- * waker CPU without SMT, left to select_idle_sibling() with it.
+ * waker CPU without SMT; with SMT every wakeup that reciprocal-only judges
+ * is declined for SMT, before anything else is looked at.
  */
 static void expect_reciprocal_pair(struct __test_metadata *_metadata,
 				   const struct arm *a, int smt)
 {
 	EXPECT_LT(0, a->sync);
 	if (smt) {
+		EXPECT_EQ(a->sync, a->st.v[SW_DECLINED_SMT] + a->st.v[SW_HINT_DROPPED]);
 		EXPECT_LT(0, a->st.v[SW_DECLINED_SMT]);
-		EXPECT_EQ(0, a->st.v[SW_KEPT]);
 		expect_share_low(_metadata, a);
 	} else {
 		EXPECT_EQ(0, a->st.v[SW_DECLINED_SMT]);
-		EXPECT_STAT_SHARE_GE(a, SW_KEPT, KEPT_SHARE_MIN);
+		expect_kept(_metadata, a);
 		expect_share_high(_metadata, a);
 	}
 }
@@ -313,17 +298,19 @@ TEST_F_TIMEOUT(placement, reciprocal_only, ARM_TIMEOUT)
 	struct arm a;
 
 	run_pingpong(_metadata, "reciprocal-only", true, "reciprocal-only", ROUNDS, &a);
-	EXPECT_EQ(0, a.st.v[SW_HINT_DROPPED]);
 	expect_reciprocal_pair(_metadata, &a, self->smt);
 }
 
-/* The pair is reciprocal, so strict drops (almost) no hint. */
+/*
+ * The pair is reciprocal, so strict judges it as reciprocal-only does, but
+ * an interrupt that wakes a task while one of the pair is current makes
+ * that task its last_wakee: some hints are dropped (not bounded here).
+ */
 TEST_F_TIMEOUT(placement, reciprocal_strict, ARM_TIMEOUT)
 {
 	struct arm a;
 
 	run_pingpong(_metadata, "reciprocal-strict", true, "reciprocal-strict", ROUNDS, &a);
-	EXPECT_STAT_SHARE_LE(&a, SW_HINT_DROPPED, STRICT_DROPPED_SHARE_MAX);
 	expect_reciprocal_pair(_metadata, &a, self->smt);
 }
 
@@ -333,6 +320,7 @@ static void run_fanout(struct __test_metadata *_metadata, const char *policy,
 		       struct arm *a)
 {
 	struct sw_fanout fo;
+	const char *wrong;
 	char buf[512];
 	int err;
 
@@ -350,37 +338,39 @@ static void run_fanout(struct __test_metadata *_metadata, const char *policy,
 
 	EXPECT_EQ((long)FANOUT_READERS * FANOUT_ROUNDS, fo.writes);
 	EXPECT_EQ(fo.writes, fo.bytes_read);
-	EXPECT_GE(a->sync, sw_stats_outcomes(&a->st));
+	wrong = sw_stats_wrong(&a->st, policy, buf, sizeof(buf));
+	EXPECT_EQ(NULL, wrong) TH_LOG("fan-out %s: %s", policy, wrong);
 	EXPECT_LT(0, a->sync);
 }
 
 /*
- * reciprocal-only judges one-way wakeups and declines them as not
- * reciprocal. With SMT active it declines them for SMT first.
+ * reciprocal-only never keeps a one-way wakeup: each one that gets past the
+ * wake-affine logic is declined as not reciprocal. With SMT active each is
+ * declined for SMT first.
  */
 TEST_F_TIMEOUT(placement, fanout_reciprocal_only, ARM_TIMEOUT)
 {
 	struct arm a;
 
 	run_fanout(_metadata, "reciprocal-only", &a);
-	EXPECT_EQ(0, a.st.v[SW_HINT_DROPPED]);
 	if (self->smt) {
 		TH_LOG("SMT active: declined for SMT before reciprocity is looked at");
-		EXPECT_LT(0, a.st.v[SW_DECLINED_SMT]);
-		EXPECT_EQ(0, a.st.v[SW_KEPT]);
+		EXPECT_EQ(a.sync, a.st.v[SW_DECLINED_SMT]);
 		return;
 	}
+	EXPECT_EQ(0, a.st.v[SW_KEPT]);
+	EXPECT_EQ(0, a.st.v[SW_DECLINED_WAKER_BUSY]);
+	EXPECT_EQ(0, a.st.v[SW_DECLINED_CAPACITY]);
 	EXPECT_LT(0, a.st.v[SW_DECLINED_NOT_RECIPROCAL]);
-	EXPECT_STAT_SHARE_GE(&a, SW_DECLINED_NOT_RECIPROCAL, FANOUT_NOT_RECIPROCAL_SHARE_MIN);
 }
 
-/* reciprocal-strict treats one-way wakeups as no-sync: their hint is dropped. */
+/* reciprocal-strict treats one-way wakeups as no-sync: every hint is dropped. */
 TEST_F_TIMEOUT(placement, fanout_reciprocal_strict, ARM_TIMEOUT)
 {
 	struct arm a;
 
 	run_fanout(_metadata, "reciprocal-strict", &a);
-	EXPECT_STAT_SHARE_GE(&a, SW_HINT_DROPPED, FANOUT_DROPPED_SHARE_MIN);
+	EXPECT_EQ(a.sync, a.st.v[SW_HINT_DROPPED]);
 }
 
 TEST_HARNESS_MAIN

@@ -5,7 +5,9 @@
  * (one write in ten a bad value) and the feature bit, take every CPU but 0
  * off and on line, move the pairs between CPU masks, and read and reset the
  * counters. A lost wakeup leaves a pair asleep for good: the watchdog fails
- * the run when a pair makes no round trip for --stall seconds.
+ * the run when a pair makes no round trip for --stall seconds. Every
+ * snapshot of the counters, whatever the policy flips and resets around it,
+ * must have sync_wakeups equal to the sum of the verdicts.
  *
  * Not a kselftest of its own: it runs for minutes, meant to run beside a
  * load such as stress-ng's pipe and futex stressors. Prints TAP.
@@ -313,20 +315,31 @@ static void *affinity_churn(void *arg)
 	return NULL;
 }
 
-/* Read the counters every 10 ms; reset them now and then, with bad values too. */
+/*
+ * Read the counters every 10 ms; reset them now and then, with bad values
+ * too. The policy changes under the readings, so a snapshot can hold the
+ * verdicts of several policies: only the sum is checked.
+ */
 static void *stats_churn(void *arg)
 {
 	static const char * const bad_resets[] = { "1", "x", "-1", "", "0x" };
 	unsigned long seed = rnd_seed();
+	const char *wrong;
 	struct sw_stats st;
+	char buf[256];
 	int err;
 
 	while (!atomic_load(&stop_chaos)) {
 		unsigned long r = rnd(&seed);
 
 		err = sw_stats_read(&st);
-		if (err)
+		if (err) {
 			note_error(&stat_errors, "reading the counters: %s", strerror(-err));
+		} else {
+			wrong = sw_stats_wrong(&st, NULL, buf, sizeof(buf));
+			if (wrong)
+				note_error(&stat_errors, "counters: %s", wrong);
+		}
 		atomic_fetch_add(&stat_reads, 1);
 		if (r % 100 == 0) {
 			err = sw_stats_reset();
@@ -413,41 +426,33 @@ static void unpin_pairs(void)
 	}
 }
 
-/* What each policy may do with a sync wakeup, from the counters' side. */
-static const char *policy_counters_wrong(const char *policy, const struct sw_stats *st)
+/*
+ * What each policy may do with a sync wakeup, from the counters' side:
+ * some counted, sync_wakeups their sum, and only the policy's verdicts
+ * (hint-only: all hint_only; no-sync: all hint_dropped; waker-if-alone:
+ * kept, wake_wide, not_affine, waker_busy; reciprocal-only: no hint
+ * dropped and no hint_only; reciprocal-strict: no hint_only).
+ */
+static const char *policy_counters_wrong(const char *policy, const struct sw_stats *st,
+					 char *buf, size_t size)
 {
-	unsigned long verdicts = sw_stats_outcomes(st) - st->v[SW_HINT_DROPPED];
-
 	if (!st->v[SW_SYNC_WAKEUPS])
 		return "no sync wakeup counted";
-	if (sw_stats_outcomes(st) > st->v[SW_SYNC_WAKEUPS])
-		return "more outcomes than sync wakeups";
-	if (!strcmp(policy, "hint-only") && sw_stats_outcomes(st))
-		return "hint-only gave a verdict or dropped a hint";
-	if (!strcmp(policy, "no-sync") &&
-	    (verdicts || st->v[SW_HINT_DROPPED] != st->v[SW_SYNC_WAKEUPS]))
-		return "no-sync did not drop every hint";
-	if ((!strcmp(policy, "waker-if-alone") || !strcmp(policy, "reciprocal-only")) &&
-	    st->v[SW_HINT_DROPPED])
-		return "a hint was dropped";
-	if (strcmp(policy, "reciprocal-only") && strcmp(policy, "reciprocal-strict") &&
-	    (st->v[SW_DECLINED_SMT] || st->v[SW_DECLINED_NOT_RECIPROCAL] ||
-	     st->v[SW_DECLINED_CAPACITY]))
-		return "a reciprocal-only reason under another policy";
-	return NULL;
+	return sw_stats_wrong(st, policy, buf, size);
 }
 
 /*
  * With the feature off no wakeup is in the middle of being counted, so a
  * reset then gives exact counters. Under each policy in turn, with the
- * pairs running, the counters must follow that policy's rules.
+ * pairs running and nothing else changing the policy, the counters must
+ * follow that policy's rules, and stand still once the feature is off.
  */
 static bool counters_consistent(char *why, size_t size)
 {
+	struct sw_stats st, later;
+	char buf[512], msg[256];
 	const char *wrong;
 	unsigned long trips;
-	struct sw_stats st;
-	char buf[512];
 	size_t i;
 
 	unpin_pairs();
@@ -470,8 +475,13 @@ static bool counters_consistent(char *why, size_t size)
 		if (!wrong) {
 			ksft_print_msg("counters under %s: %s\n", sw_policies[i],
 				       sw_stats_str(&st, buf, sizeof(buf)));
-			wrong = policy_counters_wrong(sw_policies[i], &st);
+			wrong = policy_counters_wrong(sw_policies[i], &st, msg, sizeof(msg));
 		}
+		sleep_ms(200);
+		if (!wrong && sw_stats_read(&later))
+			wrong = "cannot read the counters";
+		if (!wrong && memcmp(&st, &later, sizeof(st)))
+			wrong = "counted while the feature was off";
 		if (wrong) {
 			snprintf(why, size, "%s: %s", sw_policies[i], wrong);
 			return false;
@@ -653,7 +663,7 @@ int main(int argc, char **argv)
 	ksft_test_result(!atomic_load(&affinity_errors) && !atomic_load(&stat_errors) &&
 			 atomic_load(&affinity_moves) && atomic_load(&stat_reads) &&
 			 atomic_load(&stat_resets),
-			 "affinity and counter churn without errors\n");
+			 "affinity and counter churn without errors, every snapshot adding up\n");
 
 	if (stalled < 0) {
 		ok = counters_consistent(why, sizeof(why));
