@@ -114,10 +114,10 @@ check_mails() {
 		tap "$rc" "checkpatch --strict ${mail##*/}" "$out"
 	done
 	out=""
-	for f in $(sed -n '/^--- \/dev\/null$/{n;s|^+++ b/||p}' "$dir"/0*.patch); do
+	while read -r f; do
 		(cd "$tree" && perl scripts/get_maintainer.pl --no-git -f "$f" 2>/dev/null |
 			grep -q '(maintainer:') || out+="$f has no maintainer"$'\n'
-	done
+	done < <(sed -n '/^--- \/dev\/null$/{n;s|^+++ b/||p}' "$dir"/0*.patch)
 	[ -z "$out" ] && rc=0 || rc=1
 	tap "$rc" "MAINTAINERS has a maintainer for every file the series adds" "$out"
 }

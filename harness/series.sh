@@ -25,10 +25,10 @@ patch_names() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/patches/series" |
 # claimed PATCH: the overlay files PATCH adds, one per line.
 claimed() {
 	local path
-	for path in $(awk -v p="$1" '$1 == p { $1 = ""; print }' "$manifest"); do
+	while read -r path; do
 		[ -e "$REPO/$path" ] || die "series/new-files: $1 claims $path, which does not exist"
 		(cd "$REPO" && find "$path" -type f)
-	done
+	done < <(awk -v p="$1" '$1 == p { for (i = 2; i <= NF; i++) print $i }' "$manifest")
 }
 
 # Every overlay file is added by exactly one patch, and every manifest line
@@ -36,9 +36,9 @@ claimed() {
 check_manifest() {
 	local have want p
 	[ -f "$manifest" ] || die "no series/new-files"
-	for p in $(sed -e 's/#.*//' "$manifest" | awk 'NF { print $1 }'); do
+	while read -r p; do
 		patch_names | grep -qxF "$p" || die "series/new-files names $p, which is not in patches/series"
-	done
+	done < <(sed -e 's/#.*//' "$manifest" | awk 'NF { print $1 }')
 	have=$(for p in $(patch_names); do claimed "$p"; done | LC_ALL=C sort)
 	# shellcheck disable=SC2086 # a list of directories, some absent
 	want=$(cd "$REPO" && find $OVERLAY_DIRS -type f 2>/dev/null | LC_ALL=C sort)
@@ -54,10 +54,10 @@ sparse_base() {
 	src=$(ksrc)
 	rm -rf "$repo"
 	mkdir -p "$repo"
-	for f in $(sed -n 's|^+++ b/||p' "$REPO"/patches/*.patch | LC_ALL=C sort -u); do
+	while read -r f; do
 		[ -f "$src/$f" ] || die "patches/ changes $f, which $src does not have"
 		install -D -m 644 "$src/$f" "$repo/$f"
-	done
+	done < <(sed -n 's|^+++ b/||p' "$REPO"/patches/*.patch | LC_ALL=C sort -u)
 	git -C "$repo" init -q
 	git -C "$repo" add -A -f
 	git -C "$repo" commit -q --no-verify -m "Linux $(kernel_version "$src") (the files the series touches)"
