@@ -669,12 +669,12 @@ out_unmap:
  * One writer (this process), @readers children each reading its own pipe.
  * The writer writes @rounds bytes to each pipe, one reader after the other,
  * pausing @pause_us after every byte so that the reader goes back to sleep
- * and each write is a WF_SYNC wakeup of a sleeping reader. None of these
- * wakeups is reciprocal: a reader's last_wakee becomes the writer only if
- * the reader is current while something wakes the writer, an interrupt
- * included (record_wakee() runs for every wakeup). Readers never write, and
- * the writer spins through its pauses rather than sleep, so nothing ever
- * wakes it.
+ * and each write is a WF_SYNC wakeup of a sleeping reader. A reader's
+ * last_wakee becomes the writer only if the reader is current while
+ * something wakes the writer, an interrupt included (record_wakee() runs
+ * for every wakeup). Readers never write, and the writer spins through its
+ * pauses rather than sleep on a timer, so that is rare: only a writer
+ * waiting for the pipe mutex a reader holds is woken by it.
  *
  * One reader at a time, not round robin: readers inherit the writer's
  * wakee_flips at fork and never decay them, so a writer that switched
