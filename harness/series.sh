@@ -74,7 +74,7 @@ commit_patch() {
 		install -D -m 644 "$REPO/$f" "$repo/$f"
 		git -C "$repo" add -f "$f"
 	done
-	awk '/^(--- |Index: |diff )/ { exit } { print }' "$file" |
+	awk '/^(---$|--- |Index: |diff )/ { exit } { print }' "$file" |
 		git -C "$repo" commit -q -s --no-verify --cleanup=strip -F - ||
 		die "patches/$name: no changelog header"
 }
