@@ -11,7 +11,7 @@ export PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT
 
 H := harness
 
-.PHONY: help deps source tree kernel selftests vm check stress series series-check lint bloat bench bench-overhead clean
+.PHONY: help vars deps source tree kernel selftests vm check stress series series-check lint bloat bench bench-overhead clean
 
 help:
 	@echo 'Targets (each installs missing Debian packages first; run as root):'
@@ -48,7 +48,11 @@ help:
 	@echo '           QUICK=1  BASELINE=hint-only  BOOTS=3  NOBUILD=1 (boot what is built)'
 	@echo '           bench/guest-bench.sh --check lists the workloads and their commands'
 
-deps:
+# Every target checks the variables first, before any work.
+vars:
+	@$(H)/check-vars.sh
+
+deps: vars
 	@$(H)/deps.sh
 
 source: deps

@@ -2,7 +2,8 @@
 # Static checks a reviewer runs first, as TAP lines on stdout, the count on
 # stderr; exits 1 if any check failed: make series, checkpatch --strict on
 # every mail it writes, a maintainer for every new file, docutils on the new
-# documentation, systemd-analyze on the distro unit, shellcheck on the harness.
+# documentation, systemd-analyze on the distro unit, the console scanner and
+# the variable checks on samples, shellcheck on the harness.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -37,6 +38,15 @@ if command -v systemd-analyze >/dev/null; then
 else
 	tap 0 "systemd-analyze verify $unit # SKIP systemd-analyze is not installed"
 fi
+
+# The console scanner every boot relies on, on sample lines.
+out=$("$REPO/vm/scan-console-test.sh" 2>&1) && rc=0 || rc=1
+tap "$rc" "vm/scan-console.sh tells kernel complaints from a clean boot ($(grep -c '^ok' <<<"$out") sample lines)" \
+	"$(grep -A3 '^not ok' <<<"$out")"
+
+out=$("$REPO/harness/check-vars-test.sh" 2>&1) && rc=0 || rc=1
+tap "$rc" "harness/check-vars.sh refuses bad variables before any work ($(grep -c '^ok' <<<"$out") cases)" \
+	"$(grep '^not ok' <<<"$out")"
 
 out=$(cd "$REPO" && find .ci harness vm bench stress -type f \( -name "*.sh" -o -name run \) -print0 | xargs -0 shellcheck -x 2>&1) && rc=0 || rc=1
 tap "$rc" "shellcheck on the harness" "$out"

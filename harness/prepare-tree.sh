@@ -2,7 +2,11 @@
 # Lay our series and overlay files onto a pristine copy of the kernel source:
 #   build/linux = KSRC + quilt push of patches/series + files from the overlay.
 # The tree is rebuilt from scratch whenever the source, a patch or an overlay
-# file changes; otherwise it is left alone so make sees nothing new.
+# file changes; otherwise it is left alone so make sees nothing new. A file
+# that a patch or the overlay touched before or touches now keeps its old
+# timestamp if its content is the same, and gets a new one otherwise: an
+# edit to one changelog does not rebuild the kernel, and a file a patch no
+# longer touches is rebuilt although rsync gives it its old upstream time.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -34,11 +38,29 @@ if [ "$(cat "$TREE/.sync-wakeup-stamp" 2>/dev/null)" = "$want" ]; then
 	exit 0
 fi
 
+# touched_files: what the applied patches (quilt's backups in .pc) and the
+# overlay files copied last time (the manifest) changed in $TREE.
+manifest="$TREE/.sync-wakeup-files"
+touched_files() {
+	[ -d "$TREE/.pc" ] && (cd "$TREE/.pc" && find . -mindepth 2 -type f ! -name '.*' |
+		cut -d/ -f3-)
+	[ -f "$manifest" ] && cat "$manifest"
+	return 0
+}
+
 log "preparing $TREE from $src ($(kernel_version "$src"))"
 mkdir -p "$TREE"
 rm -f "$TREE/.sync-wakeup-stamp"
+old=$(mktemp -d)
+trap 'rm -rf "$old"' EXIT
+touched_files | LC_ALL=C sort -u >"$old/.list"
+while read -r f; do
+	[ -f "$TREE/$f" ] || continue
+	mkdir -p "$old/$(dirname "$f")"
+	cp -p "$TREE/$f" "$old/$f"
+done <"$old/.list"
 # Unchanged files keep their timestamps, so only what we touch is rebuilt.
-rsync -a --delete "$src/" "$TREE/"
+rsync -a --delete --exclude=.sync-wakeup-files "$src/" "$TREE/"
 
 if grep -qv '^[[:space:]]*\(#\|$\)' "$REPO/patches/series" 2>/dev/null; then
 	if ! out=$(cd "$TREE" && QUILT_PATCHES="$REPO/patches" QUILT_PC=.pc \
@@ -62,5 +84,15 @@ while read -r f; do
 	n=$((n + 1))
 done <<<"$(overlay_files)"
 log "copied $n overlay files"
+
+overlay_files >"$manifest"
+touched_files | LC_ALL=C sort -u | LC_ALL=C comm - "$old/.list" | tr -d '\t' |
+	while read -r f; do
+		if [ -f "$old/$f" ] && [ -f "$TREE/$f" ] && cmp -s "$old/$f" "$TREE/$f"; then
+			touch -r "$old/$f" "$TREE/$f"
+		elif [ -f "$TREE/$f" ]; then
+			touch "$TREE/$f"
+		fi
+	done
 
 echo "$want" >"$TREE/.sync-wakeup-stamp"

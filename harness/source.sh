@@ -5,7 +5,10 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 if [ -n "${KSRC:-}" ]; then
-	log "base: $(ksrc) ($(kernel_version "$(ksrc)"), from KSRC)"
+	# Assignments, so that a failure stops the script under set -e.
+	src=$(ksrc)
+	version=$(kernel_version "$src")
+	log "base: $src ($version, from KSRC)"
 	exit 0
 fi
 tarball=/usr/src/linux-source-6.12.tar.xz
