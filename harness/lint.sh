@@ -2,8 +2,8 @@
 # Static checks a reviewer runs first, as TAP lines on stdout, the count on
 # stderr; exits 1 if any check failed: make series, checkpatch --strict on
 # every mail it writes, a maintainer for every new file, docutils on the new
-# documentation, systemd-analyze on the distro unit, the console scanner and
-# the variable checks on samples, shellcheck on the harness.
+# documentation, systemd-analyze on the distro unit, the console scanner, the
+# TAP summary and the variable checks on samples, shellcheck on the harness.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +43,10 @@ fi
 out=$("$REPO/vm/scan-console-test.sh" 2>&1) && rc=0 || rc=1
 tap "$rc" "vm/scan-console.sh tells kernel complaints from a clean boot ($(grep -c '^ok' <<<"$out") sample lines)" \
 	"$(grep -A3 '^not ok' <<<"$out")"
+
+out=$("$REPO/harness/tap-summary-test.sh" 2>&1) && rc=0 || rc=1
+tap "$rc" "harness/tap-summary.awk counts plans, crashes and skips right ($(grep -c '^ok' <<<"$out") samples)" \
+	"$(grep -A1 '^not ok' <<<"$out")"
 
 out=$("$REPO/harness/check-vars-test.sh" 2>&1) && rc=0 || rc=1
 tap "$rc" "harness/check-vars.sh refuses bad variables before any work ($(grep -c '^ok' <<<"$out") cases)" \

@@ -1,15 +1,19 @@
 # Count TAP results from the check boots into pass/fail/skip totals.
 # Leaves are counted: a kselftest program's own test cases ("# ok 3 ...")
-# rather than its summary line, which only counts when it failed without
-# a failed case (a crash or a timeout) or reported no cases at all.
+# rather than its summary line. The summary line only counts as a failure:
+# when the program failed without a failed case (a crash or a timeout),
+# when it printed fewer cases than its plan ("# 1..N"), or when it passed
+# without printing a case at all. A program skipped whole is one skip.
 function flush_program() {
 	if (prog_status == "fail" && !prog_fails) {
 		fail++
 		print "FAIL " FILENAME ": " prog_line
+	} else if (prog_status != "skip" && prog_cases < prog_plan) {
+		fail++
+		print "FAIL " FILENAME ": " prog_line ": " prog_cases " of its " prog_plan " planned cases"
 	} else if (!prog_cases) {
-		if (prog_status == "fail") { fail++; print "FAIL " FILENAME ": " prog_line }
-		else if (prog_status == "skip") skip++
-		else pass++
+		if (prog_status == "skip") skip++
+		else { fail++; print "FAIL " FILENAME ": " prog_line ": no test case" }
 	}
 }
 
@@ -19,7 +23,9 @@ function status(line) {
 	return "pass"
 }
 
-FNR == 1 { prog_cases = 0; prog_fails = 0 }
+FNR == 1 { prog_cases = 0; prog_fails = 0; prog_plan = 0 }
+
+/^# 1\.\.[0-9]+/ { prog_plan = substr($2, 4) + 0; next }
 
 /^# (not )?ok [0-9]+ / {
 	s = status($0)
@@ -36,6 +42,7 @@ FNR == 1 { prog_cases = 0; prog_fails = 0 }
 	flush_program()
 	prog_cases = 0
 	prog_fails = 0
+	prog_plan = 0
 	next
 }
 
