@@ -4,13 +4,18 @@
  *
  * select_task_rq_fair() applies the policy; this file holds its knobs: the
  * kernel.sched_sync_wakeup_policy sysctl, the sched_sync_wakeup= boot
- * parameter and the debugfs counters in sched/sync_wakeup_stats.
+ * parameter, the debugfs counters in sched/sync_wakeup_stats and the
+ * sched_sync_wakeup trace event.
  * See Documentation/scheduler/sched-sync-wakeup.rst.
  */
 
 #include "sync_wakeup.h"
 
-static const char * const sync_wakeup_policy_names[] = {
+#define CREATE_TRACE_POINTS
+#include <trace/events/sched_sync_wakeup.h>
+#undef CREATE_TRACE_POINTS
+
+const char * const sync_wakeup_policy_names[] = {
 	[SYNC_POLICY_HINT_ONLY]		= "hint-only",
 	[SYNC_POLICY_WAKER_IF_ALONE]	= "waker-if-alone",
 	[SYNC_POLICY_RECIPROCAL_ONLY]	= "reciprocal-only",
@@ -19,6 +24,21 @@ static const char * const sync_wakeup_policy_names[] = {
 };
 
 static_assert(ARRAY_SIZE(sync_wakeup_policy_names) == NR_SYNC_POLICIES);
+
+/* The counters' names; the trace event calls the first one "kept". */
+const char * const sync_wakeup_verdict_names[] = {
+	[SYNC_VERDICT_KEPT]			= "kept_on_waker_cpu",
+	[SYNC_VERDICT_DECLINED_SMT]		= "declined_smt_active",
+	[SYNC_VERDICT_DECLINED_NOT_RECIPROCAL]	= "declined_not_reciprocal",
+	[SYNC_VERDICT_DECLINED_WAKER_BUSY]	= "declined_waker_busy",
+	[SYNC_VERDICT_DECLINED_CAPACITY]	= "declined_capacity",
+	[SYNC_VERDICT_DECLINED_NOT_AFFINE]	= "declined_not_affine",
+	[SYNC_VERDICT_DECLINED_WAKE_WIDE]	= "declined_wake_wide",
+	[SYNC_VERDICT_HINT_DROPPED]		= "hint_dropped",
+	[SYNC_VERDICT_HINT_ONLY]		= "hint_only",
+};
+
+static_assert(ARRAY_SIZE(sync_wakeup_verdict_names) == NR_SYNC_VERDICTS);
 
 unsigned int sysctl_sched_sync_wakeup_policy __read_mostly = SYNC_POLICY_RECIPROCAL_ONLY;
 
@@ -123,38 +143,56 @@ late_initcall(sync_wakeup_sysctl_init);
 #endif /* CONFIG_SYSCTL */
 
 #ifdef CONFIG_SCHED_DEBUG
-static const char * const sync_wakeup_verdict_names[] = {
-	[SYNC_VERDICT_KEPT]			= "kept_on_waker_cpu",
-	[SYNC_VERDICT_DECLINED_SMT]		= "declined_smt_active",
-	[SYNC_VERDICT_DECLINED_NOT_RECIPROCAL]	= "declined_not_reciprocal",
-	[SYNC_VERDICT_DECLINED_WAKER_BUSY]	= "declined_waker_busy",
-	[SYNC_VERDICT_DECLINED_CAPACITY]	= "declined_capacity",
-	[SYNC_VERDICT_DECLINED_NOT_AFFINE]	= "declined_not_affine",
-	[SYNC_VERDICT_DECLINED_WAKE_WIDE]	= "declined_wake_wide",
-	[SYNC_VERDICT_HINT_DROPPED]		= "hint_dropped",
-	[SYNC_VERDICT_HINT_ONLY]		= "hint_only",
+static const char * const sync_wakeup_landing_names[] = {
+	[SYNC_LANDED_WAKER_CPU]		= "landed_waker_cpu",
+	[SYNC_LANDED_SMT_SIBLING]	= "landed_smt_sibling",
+	[SYNC_LANDED_SAME_LLC]		= "landed_same_llc",
+	[SYNC_LANDED_OTHER_LLC]		= "landed_other_llc",
 };
 
-static_assert(ARRAY_SIZE(sync_wakeup_verdict_names) == NR_SYNC_VERDICTS);
+static_assert(ARRAY_SIZE(sync_wakeup_landing_names) == NR_SYNC_LANDINGS);
 
 /*
- * Every decided sync wakeup has exactly one verdict, so sync_wakeups is
- * their sum, taken from the same reads: it matches them in every snapshot.
+ * Every decided sync wakeup has exactly one verdict and one landing, and
+ * sync_wakeups, the verdicts and the landings are sums of the same reads:
+ * they agree in every snapshot.
  */
 static int sync_wakeup_stats_show(struct seq_file *m, void *v)
 {
-	unsigned long sum[NR_SYNC_VERDICTS] = {}, total = 0;
-	int cpu, i;
+	unsigned long verdicts[NR_SYNC_VERDICTS] = {};
+	unsigned long landings[NR_SYNC_LANDINGS] = {};
+	unsigned long promises[NR_SYNC_PROMISE_EVENTS] = {};
+	unsigned long n, total = 0;
+	int cpu, i, j;
 
-	for (i = 0; i < NR_SYNC_VERDICTS; i++) {
-		for_each_possible_cpu(cpu)
-			sum[i] += READ_ONCE(per_cpu(sync_wakeup_stats.verdicts[i], cpu));
-		total += sum[i];
+	for_each_possible_cpu(cpu) {
+		struct sync_wakeup_stats *st = per_cpu_ptr(&sync_wakeup_stats, cpu);
+
+		for (i = 0; i < NR_SYNC_VERDICTS; i++) {
+			for (j = 0; j < NR_SYNC_LANDINGS; j++) {
+				n = READ_ONCE(st->decided[i][j]);
+				verdicts[i] += n;
+				landings[j] += n;
+				total += n;
+			}
+		}
+		for (i = 0; i < NR_SYNC_PROMISE_EVENTS; i++)
+			promises[i] += READ_ONCE(st->promises[i]);
 	}
 
 	seq_printf(m, "sync_wakeups %lu\n", total);
 	for (i = 0; i < NR_SYNC_VERDICTS; i++)
-		seq_printf(m, "%s %lu\n", sync_wakeup_verdict_names[i], sum[i]);
+		seq_printf(m, "%s %lu\n", sync_wakeup_verdict_names[i], verdicts[i]);
+	for (j = 0; j < NR_SYNC_LANDINGS; j++)
+		seq_printf(m, "%s %lu\n", sync_wakeup_landing_names[j], landings[j]);
+	/*
+	 * Made less kept and broken: while wakers run, it can be off by the
+	 * few promises made or ended during the reads.
+	 */
+	seq_printf(m, "promise_kept %lu\npromise_broken %lu\npromise_pending %ld\n",
+		   promises[SYNC_PROMISE_KEPT], promises[SYNC_PROMISE_BROKEN],
+		   (long)(promises[SYNC_PROMISE_MADE] - promises[SYNC_PROMISE_KEPT] -
+			  promises[SYNC_PROMISE_BROKEN]));
 
 	return 0;
 }
@@ -166,7 +204,12 @@ static int sync_wakeup_stats_open(struct inode *inode, struct file *file)
 
 static void sync_wakeup_stats_reset(void *unused)
 {
-	memset(this_cpu_ptr(&sync_wakeup_stats), 0, sizeof(struct sync_wakeup_stats));
+	struct sync_wakeup_stats *st = this_cpu_ptr(&sync_wakeup_stats);
+
+	memset(st, 0, sizeof(*st));
+	/* Only the interrupted task can have a promise pending here. */
+	if (current->sync_promise_wakee)
+		st->promises[SYNC_PROMISE_MADE] = 1;
 }
 
 /*

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SYNC_PAIR_AFFINE: what fair.c (the rules) and sync_wakeup.c (the sysctl,
- * the boot parameter and the debugfs counters) share.
+ * the boot parameter, the debugfs counters and the trace event) share.
  * See Documentation/scheduler/sched-sync-wakeup.rst.
  */
 #ifndef _KERNEL_SCHED_SYNC_WAKEUP_H
 #define _KERNEL_SCHED_SYNC_WAKEUP_H
+
+#include <trace/events/sched_sync_wakeup.h>
 
 /* Where a sync wakee goes while SYNC_PAIR_AFFINE is on. */
 enum sync_wakeup_policy {
@@ -33,17 +35,76 @@ enum sync_wakeup_verdict {
 	NR_SYNC_VERDICTS
 };
 
+/* Where the wakee went, seen from the waker's CPU. */
+enum sync_wakeup_landing {
+	SYNC_LANDED_WAKER_CPU,
+	SYNC_LANDED_SMT_SIBLING,
+	SYNC_LANDED_SAME_LLC,
+	SYNC_LANDED_OTHER_LLC,
+	NR_SYNC_LANDINGS
+};
+
+/* Promises to sleep: made by a sync wakeup, then kept or broken. */
+enum sync_promise_event {
+	SYNC_PROMISE_MADE,
+	SYNC_PROMISE_KEPT,
+	SYNC_PROMISE_BROKEN,
+	NR_SYNC_PROMISE_EVENTS
+};
+
 /*
- * Verdicts counted per CPU. A CPU only changes its own counters, with
- * interrupts disabled (under p->pi_lock), so a reset that runs on each CPU
- * in turn cannot race with them.
+ * Decided sync wakeups counted per CPU by verdict and landing, one
+ * increment each, so that the verdicts and the landings read from one
+ * snapshot add up to the same total; and the promises of their wakers. A
+ * CPU only changes its own counters, with interrupts disabled (under
+ * p->pi_lock or the runqueue lock), so a reset that runs on each CPU in
+ * turn cannot race with them. A promise is kept or broken on the CPU that
+ * made it: the waker has not left it meanwhile.
  */
 struct sync_wakeup_stats {
-	unsigned long		verdicts[NR_SYNC_VERDICTS];
+	unsigned long		decided[NR_SYNC_VERDICTS][NR_SYNC_LANDINGS];
+	unsigned long		promises[NR_SYNC_PROMISE_EVENTS];
 };
 
 DECLARE_PER_CPU(struct sync_wakeup_stats, sync_wakeup_stats);
 extern unsigned int sysctl_sched_sync_wakeup_policy;
+extern const char * const sync_wakeup_policy_names[];
+extern const char * const sync_wakeup_verdict_names[];
 extern const struct file_operations sync_wakeup_stats_fops;
+
+#ifdef CONFIG_SMP
+/* @p kept its pending promise to sleep, or broke it. */
+static inline void sync_promise_end(struct task_struct *p, bool kept)
+{
+	p->sync_promise_wakee = NULL;
+	p->sync_promise_history = p->sync_promise_history << 1 | kept;
+	if (p->sync_promise_count < 8)
+		p->sync_promise_count++;
+	if (kept) {
+		this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_KEPT]);
+		schedstat_inc(p->stats.nr_sync_promises_kept);
+	} else {
+		this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_BROKEN]);
+		schedstat_inc(p->stats.nr_sync_promises_broken);
+	}
+}
+
+/* __schedule() switches @prev out, for whatever reason: it kept its word. */
+static inline void sync_promise_switch_out(struct task_struct *prev)
+{
+	if (sched_feat(SYNC_PAIR_AFFINE) && prev->sync_promise_wakee)
+		sync_promise_end(prev, true);
+}
+
+/* The tick finds @curr still running since its promise: broken. */
+static inline void sync_promise_tick(struct task_struct *curr)
+{
+	if (sched_feat(SYNC_PAIR_AFFINE) && curr->sync_promise_wakee)
+		sync_promise_end(curr, false);
+}
+#else
+static inline void sync_promise_switch_out(struct task_struct *prev) { }
+static inline void sync_promise_tick(struct task_struct *curr) { }
+#endif /* CONFIG_SMP */
 
 #endif /* _KERNEL_SCHED_SYNC_WAKEUP_H */

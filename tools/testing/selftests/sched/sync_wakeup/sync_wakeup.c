@@ -26,6 +26,13 @@ const char * const sw_stat_names[SW_NR_STATS] = {
 	[SW_DECLINED_WAKE_WIDE]		= "declined_wake_wide",
 	[SW_HINT_DROPPED]		= "hint_dropped",
 	[SW_HINT_ONLY]			= "hint_only",
+	[SW_LANDED_WAKER_CPU]		= "landed_waker_cpu",
+	[SW_LANDED_SMT_SIBLING]		= "landed_smt_sibling",
+	[SW_LANDED_SAME_LLC]		= "landed_same_llc",
+	[SW_LANDED_OTHER_LLC]		= "landed_other_llc",
+	[SW_PROMISE_KEPT]		= "promise_kept",
+	[SW_PROMISE_BROKEN]		= "promise_broken",
+	[SW_PROMISE_PENDING]		= "promise_pending",
 };
 
 /* ---- files ---------------------------------------------------------- */
@@ -199,7 +206,18 @@ unsigned long sw_stats_verdicts(const struct sw_stats *st)
 	unsigned long sum = 0;
 	int i;
 
-	for (i = SW_FIRST_VERDICT; i < SW_NR_STATS; i++)
+	for (i = SW_FIRST_VERDICT; i <= SW_LAST_VERDICT; i++)
+		sum += st->v[i];
+	return sum;
+}
+
+/* Sum of the landing lines: sync_wakeups too. */
+unsigned long sw_stats_landings(const struct sw_stats *st)
+{
+	unsigned long sum = 0;
+	int i;
+
+	for (i = SW_FIRST_LANDING; i <= SW_LAST_LANDING; i++)
 		sum += st->v[i];
 	return sum;
 }
@@ -242,7 +260,8 @@ unsigned int sw_policy_verdicts(const char *policy)
 
 /*
  * Could the kernel give snapshot @st? sync_wakeups must be the sum of the
- * verdicts, always. With @policy set, the only policy in force since the
+ * verdicts and of the landings, and every kept wakee a landed_waker_cpu,
+ * always. With @policy set, the only policy in force since the
  * counters were last reset, every verdict counted must be one it gives.
  * Returns NULL if so, else what is wrong, written into @buf.
  */
@@ -258,6 +277,18 @@ const char *sw_stats_wrong(const struct sw_stats *st, const char *policy,
 			 st->v[SW_SYNC_WAKEUPS], sum);
 		return buf;
 	}
+	sum = sw_stats_landings(st);
+	if (st->v[SW_SYNC_WAKEUPS] != sum) {
+		snprintf(buf, size, "sync_wakeups %lu, but the landings add up to %lu",
+			 st->v[SW_SYNC_WAKEUPS], sum);
+		return buf;
+	}
+	/* A kept wakee lands on the waker CPU. */
+	if (st->v[SW_LANDED_WAKER_CPU] < st->v[SW_KEPT]) {
+		snprintf(buf, size, "kept_on_waker_cpu %lu, but only %lu landed_waker_cpu",
+			 st->v[SW_KEPT], st->v[SW_LANDED_WAKER_CPU]);
+		return buf;
+	}
 	if (!policy)
 		return NULL;
 	allowed = sw_policy_verdicts(policy);
@@ -265,7 +296,7 @@ const char *sw_stats_wrong(const struct sw_stats *st, const char *policy,
 		snprintf(buf, size, "\"%s\" is no policy", policy);
 		return buf;
 	}
-	for (i = SW_FIRST_VERDICT; i < SW_NR_STATS; i++) {
+	for (i = SW_FIRST_VERDICT; i <= SW_LAST_VERDICT; i++) {
 		if (st->v[i] && !(allowed & SW_STAT_BIT(i))) {
 			snprintf(buf, size, "%s %lu under %s, which never gives that verdict",
 				 sw_stat_names[i], st->v[i], policy);
@@ -280,6 +311,55 @@ double sw_ratio(unsigned long part, unsigned long whole)
 	return whole ? (double)part / whole : 0.0;
 }
 
+/* promise_kept over the promises kept or broken. */
+double sw_promise_kept_share(const struct sw_stats *st)
+{
+	return sw_ratio(st->v[SW_PROMISE_KEPT],
+			st->v[SW_PROMISE_KEPT] + st->v[SW_PROMISE_BROKEN]);
+}
+
+/*
+ * The promise counts in /proc/@pid/sched (0: this process), lines
+ * "nr_sync_promises_kept  :  N". Returns 0, -ENOENT without them
+ * (schedstats off, or no such kernel), or another -errno.
+ */
+int sw_task_promises(pid_t pid, struct sw_task_promises *tp)
+{
+	char path[64], buf[16384], *line, *save;
+	int found = 0;
+	ssize_t n;
+	long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid ? pid : getpid());
+	n = sw_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "nr_sync_promises_kept : %ld", &v) == 1) {
+			tp->kept = v;
+			found |= 1;
+		} else if (sscanf(line, "nr_sync_promises_broken : %ld", &v) == 1) {
+			tp->broken = v;
+			found |= 2;
+		}
+	}
+	return found == 3 ? 0 : -ENOENT;
+}
+
+/* kernel.sched_schedstats: set to @on, returning the old value or -errno. */
+int sw_schedstats_set(int on)
+{
+	char buf[16];
+	ssize_t n;
+	int err;
+
+	n = sw_read_file("/proc/sys/kernel/sched_schedstats", buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	err = sw_write_str("/proc/sys/kernel/sched_schedstats", on ? "1" : "0");
+	return err ? err : atoi(buf);
+}
+
 /* "sync_wakeups=.. kept_on_waker_cpu=.. ..." into @buf. */
 const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size)
 {
@@ -290,6 +370,375 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size)
 	for (i = 0; i < SW_NR_STATS && off < size; i++)
 		off += snprintf(buf + off, size - off, "%s%s=%lu", i ? " " : "",
 				sw_stat_names[i], st->v[i]);
+	return buf;
+}
+
+/* ---- the sched:sched_sync_wakeup trace event ------------------------- */
+
+/*
+ * The trace settings sw_trace_start() changes, to put back: the two
+ * events' enable files, trace_clock, buffer_size_kb and tracing_on.
+ */
+#define SW_TRACE_NR_SAVED	5
+static const char * const sw_trace_files[SW_TRACE_NR_SAVED] = {
+	SW_WAKEUP_DIR "/enable",
+	SW_EVENT_DIR "/enable",
+	SW_TRACEFS "/trace_clock",
+	SW_TRACEFS "/buffer_size_kb",
+	SW_TRACEFS "/tracing_on",
+};
+
+static char sw_trace_saved[SW_TRACE_NR_SAVED][32];
+
+/* Mount tracefs where it belongs, unless it is there. Returns 0 or -errno. */
+int sw_tracefs_mount(void)
+{
+	if (sw_exists(SW_TRACEFS "/trace") ||
+	    !mount("tracefs", SW_TRACEFS, "tracefs", 0, NULL) || errno == EBUSY)
+		return 0;
+	return -errno;
+}
+
+/*
+ * The names of the sched_sync_wakeup event's own fields, those after the
+ * common_* ones, in order and separated by spaces, into @buf. Returns 0,
+ * -ENOENT without the event, or another -errno.
+ */
+int sw_trace_fields(char *buf, size_t size)
+{
+	char fmt[4096], *line, *save, *name, *end;
+	size_t off = 0;
+	int err;
+
+	err = sw_tracefs_mount();
+	if (err)
+		return err;
+	if (sw_read_file(SW_EVENT_DIR "/format", fmt, sizeof(fmt)) < 0)
+		return -ENOENT;
+	buf[0] = '\0';
+	/* "\tfield:__data_loc char[] policy;\toffset:..." */
+	for (line = strtok_r(fmt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		line += strspn(line, " \t");
+		if (strncmp(line, "field:", 6))
+			continue;
+		end = strchr(line, ';');
+		if (!end)
+			return -EPROTO;
+		*end = '\0';
+		name = strrchr(line, ' ');
+		name = name ? name + 1 : line + 6;
+		name[strcspn(name, "[")] = '\0';
+		if (!strncmp(name, "common_", 7))
+			continue;
+		off += snprintf(buf + off, size > off ? size - off : 0, "%s%s",
+				off ? " " : "", name);
+	}
+	return off < size ? 0 : -ENOSPC;
+}
+
+/* Per CPU: a pipe ping-pong of a few thousand round trips fits many times. */
+#define SW_TRACE_BUFFER_KB	"8192"
+
+/* The value of tracefs file @i as it can be written back. */
+static int sw_trace_save(int i)
+{
+	char buf[512], *val = buf, *end;
+	ssize_t n;
+
+	n = sw_read_file(sw_trace_files[i], buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	/* trace_clock lists every clock, the one in use in [brackets]. */
+	if (strchr(buf, '[')) {
+		val = strchr(buf, '[') + 1;
+		end = strchr(val, ']');
+	} else {
+		/* buffer_size_kb may say "7 (expanded: 1408)" */
+		end = val + strcspn(val, "\n ");
+	}
+	if (!end || end == val || end - val >= (ptrdiff_t)sizeof(sw_trace_saved[i]))
+		return -EPROTO;
+	*end = '\0';
+	memcpy(sw_trace_saved[i], val, end - val + 1);
+	return 0;
+}
+
+/*
+ * Record sched_sync_wakeup and sched_wakeup of every task from now on, in a
+ * cleared buffer. A decision and the wakeup it leads to are on different
+ * CPUs, so the trace must order events across CPUs exactly: the "counter"
+ * clock numbers events as they are reserved. ("global" put a wakeup before
+ * its decision twice in about 30,000 pairs under QEMU TCG.) Mounts tracefs
+ * if it is not. Returns 0, -ENOENT if the kernel has no sched_sync_wakeup
+ * event, or another -errno.
+ */
+int sw_trace_start(void)
+{
+	static const char * const set[][2] = {
+		{ SW_TRACEFS "/tracing_on", "0" },
+		{ SW_TRACEFS "/trace_clock", "counter" },
+		{ SW_TRACEFS "/buffer_size_kb", SW_TRACE_BUFFER_KB },
+		{ SW_WAKEUP_DIR "/enable", "1" },
+		{ SW_EVENT_DIR "/enable", "1" },
+	};
+	size_t i;
+	int fd, err;
+
+	err = sw_tracefs_mount();
+	if (err)
+		return err;
+	if (!sw_exists(SW_EVENT_DIR "/enable"))
+		return -ENOENT;
+	for (i = 0; i < SW_TRACE_NR_SAVED; i++) {
+		err = sw_trace_save(i);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < ARRAY_SIZE(set); i++) {
+		err = sw_write_str(set[i][0], set[i][1]);
+		if (err)
+			return err;
+	}
+	/* Opening "trace" for writing with O_TRUNC clears the buffer. */
+	fd = open(SW_TRACEFS "/trace", O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return sw_write_str(SW_TRACEFS "/tracing_on", "1");
+}
+
+/* The index in sw_stat_names[] of a verdict as the event names it, or -1. */
+static int sw_trace_verdict(const char *name)
+{
+	int i;
+
+	if (!strcmp(name, "kept"))
+		return SW_KEPT;
+	for (i = SW_KEPT + 1; i <= SW_LAST_VERDICT; i++)
+		if (!strcmp(name, sw_stat_names[i]))
+			return i;
+	return -1;
+}
+
+struct sw_trace_parse {
+	struct sw_trace *out;
+	const char *policy;
+	char comm[16];
+	int *pending;		/* per pid: 1 + dest_cpu of its last event, 0 if none */
+	char **seen;		/* per pid: its last event of either kind, for errors */
+	int pid_max;
+	int pids[8];
+};
+
+/* Remember @line as @pid's last event. */
+static void sw_trace_seen(struct sw_trace_parse *tp, int pid, const char *line)
+{
+	free(tp->seen[pid]);
+	tp->seen[pid] = strdup(line);
+}
+
+static void sw_trace_wrong(struct sw_trace_parse *tp, const char *line, const char *fmt, ...)
+{
+	va_list ap;
+	size_t off;
+
+	if (tp->out->wrong++)
+		return;
+	va_start(ap, fmt);
+	off = vsnprintf(tp->out->why, sizeof(tp->out->why), fmt, ap);
+	va_end(ap);
+	if (*line && off < sizeof(tp->out->why))
+		snprintf(tp->out->why + off, sizeof(tp->out->why) - off, " in: %s", line);
+}
+
+/*
+ * One sched_sync_wakeup event, its fields from " pid=" on in @f. The rules
+ * every decided sync wakeup follows, whatever the timing:
+ *   the policy is the one set (reciprocal-strict: reciprocal-only or
+ *   no-sync), the verdict one that policy gives;
+ *   a hint_dropped wakeup went on with sync 0, every other one with 1;
+ *   a kept wakee goes to the waker CPU, which wake_affine() chose or which
+ *   was the wakee's previous CPU;
+ *   the wakee's next sched_wakeup is on dest_cpu (checked there).
+ */
+static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
+			      const char *comm, size_t comm_len, const char *f)
+{
+	int pid, sync, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, n = 0;
+	struct sw_trace *out = tp->out;
+	char policy[32], verdict[32];
+
+	if (sscanf(f, " pid=%d policy=%31s verdict=%31s sync=%d%n",
+		   &pid, policy, verdict, &sync, &n) != 4 || !n ||
+	    sscanf(f + n, " this_cpu=%d prev_cpu=%d affine_cpu=%d dest_cpu=%d",
+		   &this_cpu, &prev_cpu, &affine_cpu, &dest_cpu) != 4 ||
+	    pid <= 0 || pid > tp->pid_max) {
+		sw_trace_wrong(tp, line, "cannot parse");
+		return;
+	}
+	out->events++;
+	if (comm_len == strlen(tp->comm) && !strncmp(comm, tp->comm, comm_len)) {
+		out->ours++;
+		for (i = 0; i < out->our_pids && tp->pids[i] != pid; i++)
+			;
+		if (i == out->our_pids && i < 8)
+			tp->pids[out->our_pids++] = pid;
+	}
+	v = sw_trace_verdict(verdict);
+	if (v < 0) {
+		sw_trace_wrong(tp, line, "unknown verdict %s", verdict);
+		return;
+	}
+	out->verdicts[v]++;
+
+	if (strcmp(policy, tp->policy) &&
+	    (strcmp(tp->policy, "reciprocal-strict") ||
+	     (strcmp(policy, "reciprocal-only") && strcmp(policy, "no-sync"))))
+		sw_trace_wrong(tp, line, "policy %s while %s is set", policy, tp->policy);
+	else if (!(sw_policy_verdicts(policy) & SW_STAT_BIT(v)))
+		sw_trace_wrong(tp, line, "%s never gives verdict %s", policy, verdict);
+	else if (sync != (v != SW_HINT_DROPPED))
+		sw_trace_wrong(tp, line, "verdict %s with sync=%d", verdict, sync);
+	else if (v == SW_KEPT && dest_cpu != this_cpu)
+		sw_trace_wrong(tp, line, "kept, but not on the waker CPU");
+	else if (v == SW_KEPT && affine_cpu != this_cpu &&
+		 !(affine_cpu == -1 && prev_cpu == this_cpu))
+		sw_trace_wrong(tp, line, "kept where wake_affine() did not pick the waker CPU");
+	else if (tp->pending[pid])
+		sw_trace_wrong(tp, line, "two decisions, no sched_wakeup between; first: %s",
+			       tp->seen[pid] ? tp->seen[pid] : "?");
+	tp->pending[pid] = 1 + dest_cpu;
+	sw_trace_seen(tp, pid, line);
+}
+
+/* A sched_wakeup event: the wakee of a pending decision is on its dest_cpu. */
+static void sw_trace_wakeup(struct sw_trace_parse *tp, const char *line, const char *f)
+{
+	int pid, prio, target;
+
+	if (sscanf(f, " pid=%d prio=%d target_cpu=%d", &pid, &prio, &target) != 3 ||
+	    pid <= 0 || pid > tp->pid_max) {
+		sw_trace_wrong(tp, line, "cannot parse");
+		return;
+	}
+	if (tp->pending[pid]) {
+		if (target != tp->pending[pid] - 1)
+			sw_trace_wrong(tp, line, "woken on CPU %d after the decision %s",
+				       target, tp->seen[pid] ? tp->seen[pid] : "?");
+		tp->out->paired++;
+		tp->pending[pid] = 0;
+	}
+	sw_trace_seen(tp, pid, line);
+}
+
+static int sw_trace_parse(struct sw_trace_parse *tp)
+{
+	static const char dec[] = ": sched_sync_wakeup: comm=";
+	static const char wak[] = ": sched_wakeup: comm=";
+	unsigned long in_buffer, written;
+	char *line = NULL, *f, *comm, *pid;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *fp;
+	int i;
+
+	fp = fopen(SW_TRACEFS "/trace", "re");
+	if (!fp)
+		return -errno;
+	while ((n = getline(&line, &cap, fp)) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "# entries-in-buffer/entries-written: %lu/%lu",
+			   &in_buffer, &written) == 2 && in_buffer != written)
+			sw_trace_wrong(tp, line, "events lost: the buffer overflowed");
+		if (strstr(line, "LOST") && strstr(line, "EVENTS]"))
+			sw_trace_wrong(tp, line, "events lost");
+		if (line[0] == '#')
+			continue;
+		f = strstr(line, dec);
+		if (f) {
+			comm = f + sizeof(dec) - 1;
+			pid = strstr(comm, " pid=");
+			if (pid)
+				sw_trace_decision(tp, line, comm, pid - comm, pid);
+			else
+				sw_trace_wrong(tp, line, "cannot parse");
+			continue;
+		}
+		f = strstr(line, wak);
+		if (f) {
+			pid = strstr(f + sizeof(wak) - 1, " pid=");
+			if (pid)
+				sw_trace_wakeup(tp, line, pid);
+			else
+				sw_trace_wrong(tp, line, "cannot parse");
+		}
+	}
+	free(line);
+	fclose(fp);
+	for (i = 0; i <= tp->pid_max; i++)
+		tp->out->pending += !!tp->pending[i];
+	return 0;
+}
+
+/*
+ * Stop tracing, put the trace settings back and check every decision in
+ * the trace against the rules of @policy (NULL: the feature was off, so
+ * there must be none). Returns 0 with the findings in @out, or -errno if
+ * the trace could not be read.
+ */
+int sw_trace_stop(const char *policy, struct sw_trace *out)
+{
+	struct sw_trace_parse tp = { .out = out, .policy = policy ? policy : "" };
+	char buf[32];
+	int i, err, ret;
+
+	memset(out, 0, sizeof(*out));
+	err = sw_write_str(SW_TRACEFS "/tracing_on", "0");
+	if (!err && sw_read_file("/proc/sys/kernel/pid_max", buf, sizeof(buf)) > 0)
+		tp.pid_max = atoi(buf);
+	if (!err && tp.pid_max <= 0)
+		err = -EPROTO;
+	if (!err) {
+		tp.pending = calloc(tp.pid_max + 1, sizeof(*tp.pending));
+		tp.seen = calloc(tp.pid_max + 1, sizeof(*tp.seen));
+		if (!tp.pending || !tp.seen)
+			err = -ENOMEM;
+	}
+	if (!err && prctl(PR_GET_NAME, tp.comm))
+		err = -errno;
+	if (!err)
+		err = sw_trace_parse(&tp);
+	if (tp.seen)
+		for (i = 0; i <= tp.pid_max; i++)
+			free(tp.seen[i]);
+	free(tp.seen);
+	free(tp.pending);
+	if (!err && !policy && out->events)
+		sw_trace_wrong(&tp, "", "%ld decisions traced while the feature was off",
+			       out->events);
+
+	for (i = 0; i < SW_TRACE_NR_SAVED; i++) {
+		ret = sw_write_str(sw_trace_files[i], sw_trace_saved[i]);
+		err = err ? err : ret;
+	}
+	return err;
+}
+
+/* "events=.. ours=.. (pids ..) kept=.. ... paired=.. pending=.. wrong=.." */
+const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
+{
+	size_t off;
+	int i;
+
+	off = snprintf(buf, size, "events=%ld ours=%ld (%d tasks)", t->events, t->ours,
+		       t->our_pids);
+	for (i = SW_KEPT; i <= SW_LAST_VERDICT && off < size; i++)
+		if (t->verdicts[i])
+			off += snprintf(buf + off, size - off, " %s=%ld",
+					i == SW_KEPT ? "kept" : sw_stat_names[i], t->verdicts[i]);
+	if (off < size)
+		snprintf(buf + off, size - off, " paired=%ld pending=%ld wrong=%ld",
+			 t->paired, t->pending, t->wrong);
 	return buf;
 }
 
@@ -676,14 +1125,15 @@ out_unmap:
  * pauses rather than sleep on a timer, so that is rare: only a writer
  * waiting for the pipe mutex a reader holds is woken by it.
  *
- * One reader at a time, not round robin: readers inherit the writer's
+ * One reader at a time, unless @round_robin: readers inherit the writer's
  * wakee_flips at fork and never decay them, so a writer that switched
  * wakees on every write would soon make wake_wide() call every wakeup wide
- * and no wake-affine rule would ever look at it.
+ * and no wake-affine rule would ever look at it. Round robin is for the
+ * writer's promises: it wakes another reader before it ever sleeps.
  * If @st is set the counters are reset before and read after the writes,
  * while every reader is still alive. Returns 0 or -errno.
  */
-int sw_fanout_run(int readers, long rounds, long pause_us,
+int sw_fanout_run(int readers, long rounds, long pause_us, bool round_robin,
 		  struct sw_stats *st, struct sw_fanout *out)
 {
 	int fds[SW_FANOUT_MAX_READERS][2], status, err = 0, r, nr = 0;
@@ -749,13 +1199,12 @@ int sw_fanout_run(int readers, long rounds, long pause_us,
 			goto out;
 	}
 	t0 = sw_now_us();
-	for (r = 0; r < readers && !err; r++) {
-		for (i = 0; i < rounds && !err; i++) {
-			err = sw_write_full(fds[r][1], "x", 1);
-			out->writes += !err;
-			for (t = sw_now_us(); sw_now_us() < t + pause_us;)
-				;
-		}
+	for (i = 0; i < (long)readers * rounds && !err; i++) {
+		r = round_robin ? i % readers : i / rounds;
+		err = sw_write_full(fds[r][1], "x", 1);
+		out->writes += !err;
+		for (t = sw_now_us(); sw_now_us() < t + pause_us;)
+			;
 	}
 	out->usec = sw_now_us() - t0;
 	if (!err && st)

@@ -20,13 +20,16 @@
 #include <grp.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -51,9 +54,11 @@
 extern const char * const sw_policies[SW_NR_POLICIES];
 
 /*
- * Lines of sched/sync_wakeup_stats, in the kernel's order. Every line after
- * sync_wakeups is a verdict: each sync wakeup the policy decides gets
- * exactly one, and sync_wakeups is their sum, computed when the file is read.
+ * Lines of sched/sync_wakeup_stats, in the kernel's order: sync_wakeups,
+ * the verdicts, the landings, the wakers' promises. Each sync wakeup the
+ * policy decides gets exactly one verdict and one landing, and
+ * sync_wakeups is the sum of either, computed when the file is read.
+ * promise_pending is printed signed: made less kept and broken.
  */
 enum sw_stat {
 	SW_SYNC_WAKEUPS,
@@ -66,10 +71,20 @@ enum sw_stat {
 	SW_DECLINED_WAKE_WIDE,
 	SW_HINT_DROPPED,
 	SW_HINT_ONLY,
+	SW_LANDED_WAKER_CPU,
+	SW_LANDED_SMT_SIBLING,
+	SW_LANDED_SAME_LLC,
+	SW_LANDED_OTHER_LLC,
+	SW_PROMISE_KEPT,
+	SW_PROMISE_BROKEN,
+	SW_PROMISE_PENDING,
 	SW_NR_STATS
 };
 
 #define SW_FIRST_VERDICT	SW_KEPT
+#define SW_LAST_VERDICT		SW_HINT_ONLY
+#define SW_FIRST_LANDING	SW_LANDED_WAKER_CPU
+#define SW_LAST_LANDING		SW_LANDED_OTHER_LLC
 #define SW_STAT_BIT(i)		(1U << (i))
 
 extern const char * const sw_stat_names[SW_NR_STATS];
@@ -98,11 +113,46 @@ bool sw_is_policy(const char *name);
 int sw_stats_read(struct sw_stats *st);
 int sw_stats_reset(void);
 unsigned long sw_stats_verdicts(const struct sw_stats *st);
+unsigned long sw_stats_landings(const struct sw_stats *st);
 unsigned int sw_policy_verdicts(const char *policy);
 const char *sw_stats_wrong(const struct sw_stats *st, const char *policy,
 			   char *buf, size_t size);
 double sw_ratio(unsigned long part, unsigned long whole);
+double sw_promise_kept_share(const struct sw_stats *st);
+
+/* A task's promises, from /proc/<pid>/sched while schedstats are on. */
+struct sw_task_promises {
+	long kept;
+	long broken;
+};
+
+int sw_task_promises(pid_t pid, struct sw_task_promises *tp);
+int sw_schedstats_set(int on);
 const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
+
+/* ---- the sched:sched_sync_wakeup trace event ------------------------- */
+
+#define SW_TRACEFS		"/sys/kernel/tracing"
+#define SW_EVENT_DIR		SW_TRACEFS "/events/sched/sched_sync_wakeup"
+#define SW_WAKEUP_DIR		SW_TRACEFS "/events/sched/sched_wakeup"
+
+/* What sw_trace_stop() found in the trace, every task's events. */
+struct sw_trace {
+	long events;			/* sched_sync_wakeup events */
+	long verdicts[SW_NR_STATS];	/* of those, by verdict (SW_KEPT...) */
+	long ours;			/* of tasks named as this process */
+	int our_pids;			/* how many of those tasks, up to 8 */
+	long paired;			/* followed by their sched_wakeup */
+	long pending;			/* whose sched_wakeup came after the end */
+	long wrong;			/* events that break a rule */
+	char why[1024];			/* the first of those, with its lines */
+};
+
+int sw_tracefs_mount(void);
+int sw_trace_fields(char *buf, size_t size);
+int sw_trace_start(void);
+int sw_trace_stop(const char *policy, struct sw_trace *out);
+const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size);
 
 /* ---- presence of the interface -------------------------------------- */
 
@@ -171,7 +221,7 @@ struct sw_fanout {
 	double usec;
 };
 
-int sw_fanout_run(int readers, long rounds, long pause_us,
+int sw_fanout_run(int readers, long rounds, long pause_us, bool round_robin,
 		  struct sw_stats *st, struct sw_fanout *out);
 
 /* ---- exit ----------------------------------------------------------- */

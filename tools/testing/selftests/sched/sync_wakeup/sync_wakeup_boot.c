@@ -4,8 +4,9 @@
  *
  * For a boot whose /proc/cmdline carries the parameter:
  *
- *   valid policy    the policy is that one and SYNC_PAIR_AFFINE is on, and
- *                   no "unknown policy" line is logged;
+ *   valid policy    the policy is that one and SYNC_PAIR_AFFINE is on (its
+ *                   bit in sched/features, and sync wakeups are decided and
+ *                   counted), and no "unknown policy" line is logged;
  *   unknown policy  the defaults stay (policy reciprocal-only, feature off)
  *                   and the kernel log holds exactly one line with
  *                   "sched_sync_wakeup=<value>" and "unknown policy".
@@ -145,6 +146,33 @@ TEST(feature)
 	ASSERT_LE(0, on) TH_LOG("cannot read %s from %s (%s): debugfs not mounted?",
 				SW_FEATURE, SW_FEATURES_PATH, strerror(-on));
 	EXPECT_EQ(bp.feature, on);
+}
+
+/*
+ * The feature bit is not the behaviour: what turns the feature on is the
+ * static key behind it. Sync wakeups must be decided, and counted, from
+ * boot on if the parameter turned the feature on, and not otherwise;
+ * nothing here writes to debugfs first.
+ */
+TEST(decides_sync_wakeups)
+{
+	struct sw_stats before, after;
+	struct boot_params bp;
+	struct sw_pingpong pp;
+	int err, n = sw_nr_allowed_cpus();
+
+	if (!require_param(_metadata, &bp))
+		return;
+	if (n >= 0 && n < 2)
+		SKIP(return, "needs 2 CPUs for select_task_rq_fair() to run, have %d", n);
+	ASSERT_EQ(0, sw_stats_read(&before));
+	err = sw_pingpong_run(0, 200, NULL, &pp);
+	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
+	ASSERT_EQ(0, sw_stats_read(&after));
+	TH_LOG("sync_wakeups %lu before 200 round trips, %lu after",
+	       before.v[SW_SYNC_WAKEUPS], after.v[SW_SYNC_WAKEUPS]);
+	/* Counted if and only if the feature is on. */
+	EXPECT_EQ(bp.feature, after.v[SW_SYNC_WAKEUPS] > before.v[SW_SYNC_WAKEUPS]);
 }
 
 struct kmsg_scan {
