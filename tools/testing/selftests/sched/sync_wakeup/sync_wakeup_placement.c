@@ -451,12 +451,21 @@ static void run_fanout(struct __test_metadata *_metadata, const char *policy,
 /*
  * reciprocal-only declines one-way wakeups that get past the wake-affine
  * logic as not reciprocal; with SMT active each is declined for SMT first.
- * A few can pass the reciprocity test all the same: a reader whose
- * pipe_read() holds the pipe mutex while the writer waits for it wakes the
- * writer on unlock, and becomes "reciprocal" (flat, 2 CPUs: 2 of 718 kept).
+ * How many get that far is up to wake_wide(): the wakee_flips it reads
+ * also count the wakeups that interrupts make while a task is current
+ * (record_wakee()), so anything from none to all of the fan-out's wakeups
+ * are declined as wide (llc2, 2026-12-01: 442 of 442 in one run, 228 of
+ * 453 in the next). Of those the rule judges, a few can pass all the same:
+ * a reader whose pipe_read() holds the pipe mutex while the writer waits
+ * for it wakes the writer on unlock and becomes "reciprocal". Kept, of the
+ * wakeups the rule judged, measured: 2 against 599 declined as not
+ * reciprocal (flat), 0 of 224 and 0 of 504 (llc2).
  */
+#define FANOUT_KEPT_SHARE_MAX	0.10
+
 TEST_F_TIMEOUT(placement, fanout_reciprocal_only, ARM_TIMEOUT)
 {
+	unsigned long judged;
 	struct arm a;
 
 	run_fanout(_metadata, "reciprocal-only", false, &a);
@@ -465,7 +474,12 @@ TEST_F_TIMEOUT(placement, fanout_reciprocal_only, ARM_TIMEOUT)
 		EXPECT_EQ(a.sync, a.st.v[SW_DECLINED_SMT]);
 		return;
 	}
-	EXPECT_LT(0, a.st.v[SW_DECLINED_NOT_RECIPROCAL]);
+	judged = judged_by_rule(&a);
+	TH_LOG("the rule judged %lu of %lu sync wakeups (the others: wake_wide(), not affine)",
+	       judged, a.sync);
+	EXPECT_TRUE(a.st.v[SW_KEPT] <= FANOUT_KEPT_SHARE_MAX * judged)
+		TH_LOG("kept %lu of the %lu one-way wakeups the rule judged, above %.2f",
+		       a.st.v[SW_KEPT], judged, FANOUT_KEPT_SHARE_MAX);
 }
 
 /* reciprocal-strict treats one-way wakeups as no-sync: their hint is dropped. */
