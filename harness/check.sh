@@ -14,7 +14,6 @@ set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-"$REPO/harness/check-vars.sh"
 TOPOS=${TOPOS:-flat smt llc2}
 STRESS_SECS=${STRESS_SECS:-90}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-1200}
