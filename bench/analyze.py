@@ -23,7 +23,7 @@ import sys
 COLUMNS = ["round", "workload", "arm", "metric", "value", "unit", "better",
            "sync_wakeups", "kept_on_waker_cpu", "declined_total", "hint_dropped"]
 ARM_ORDER = ["base", "patched-off", "off", "hint-only", "waker-if-alone",
-             "reciprocal-only", "no-sync", "reciprocal-strict"]
+             "reciprocal-only", "no-sync", "reciprocal-strict", "honest-waker"]
 WORKLOAD_ORDER = ["pipe", "pipe-cpu01", "pipe-cpu0"] + \
     [f"{k}-{m}-g{g}" for k in ("msg", "hackbench") for m in ("thread", "process")
      for g in (1, 2, 4)] + ["sockperf"]

@@ -15,7 +15,8 @@
 #   RESULTS     writable result directory (the guest's /mnt)
 #   ROUNDS      rounds (default 5; QUICK=1: 1)
 #   ARMS        subset of: off hint-only waker-if-alone reciprocal-only
-#               no-sync reciprocal-strict (default all, in that order)
+#               no-sync reciprocal-strict honest-waker (default all, in that
+#               order)
 #   WORKLOADS   subset of the workloads listed by --check (default all)
 #   QUICK       1 = smoke-test sizes
 #   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT  workload sizes
@@ -25,7 +26,7 @@
 # (for testing this script on a host against plain files).
 set -eu
 
-ALL_ARMS="off hint-only waker-if-alone reciprocal-only no-sync reciprocal-strict"
+ALL_ARMS="off hint-only waker-if-alone reciprocal-only no-sync reciprocal-strict honest-waker"
 ALL_WORKLOADS="pipe pipe-cpu01 pipe-cpu0 msg-thread-g1 msg-thread-g2 msg-thread-g4"
 ALL_WORKLOADS+=" msg-process-g1 msg-process-g2 msg-process-g4"
 ALL_WORKLOADS+=" hackbench-thread-g1 hackbench-thread-g2 hackbench-thread-g4"

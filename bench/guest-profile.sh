@@ -1,9 +1,11 @@
 #!/bin/sh
 # Runs in a guest (make vm): where sync wakees land and how often wakers
-# keep their promise to sleep, per workload under hint-only and
-# reciprocal-only; one line of sched/sync_wakeup_stats per run.
+# keep their promise to sleep, per workload under each policy of POLICIES
+# (default hint-only reciprocal-only honest-waker); one line of
+# sched/sync_wakeup_stats per run.
 # Usage: make vm FLAVOUR=test TOPO=llc2 CMD="sh $PWD/bench/guest-profile.sh"
 set -eu
+POLICIES=${POLICIES:-hint-only reciprocal-only honest-waker}
 features=/sys/kernel/debug/sched/features
 policy=/proc/sys/kernel/sched_sync_wakeup_policy
 stats=/sys/kernel/debug/sched/sync_wakeup_stats
@@ -21,7 +23,13 @@ run() {
 
 old_policy=$(cat "$policy")
 echo SYNC_PAIR_AFFINE >"$features"
-for pol in hint-only reciprocal-only; do
+for pol in $POLICIES; do
+	grep -qw -- "$pol" /proc/sys/kernel/sched_sync_wakeup_available_policies || {
+		echo "guest-profile.sh: unknown policy $pol" >&2
+		exit 1
+	}
+done
+for pol in $POLICIES; do
 	run "$pol" pipe perf bench sched pipe -l 5000
 	run "$pol" msg-thread-g2 perf bench sched messaging -p -t -g 2 -l 20
 	run "$pol" msg-process-g2 perf bench sched messaging -p -g 2 -l 20

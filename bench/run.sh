@@ -7,7 +7,7 @@
 # Environment:
 #   ROUNDS     rounds of every workload under every arm (default 5)
 #   ARMS       subset of: off hint-only waker-if-alone reciprocal-only no-sync
-#              reciprocal-strict (default all)
+#              reciprocal-strict honest-waker (default all)
 #   WORKLOADS  subset of the workloads (bench/guest-bench.sh --check lists them)
 #   QUICK=1    smoke run: 1 round, small sizes, every arm and workload (~3 min)
 #   TOPO       flat | smt | llc2 (default flat)

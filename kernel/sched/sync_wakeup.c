@@ -21,6 +21,7 @@ const char * const sync_wakeup_policy_names[] = {
 	[SYNC_POLICY_RECIPROCAL_ONLY]	= "reciprocal-only",
 	[SYNC_POLICY_NO_SYNC]		= "no-sync",
 	[SYNC_POLICY_RECIPROCAL_STRICT]	= "reciprocal-strict",
+	[SYNC_POLICY_HONEST_WAKER]	= "honest-waker",
 };
 
 static_assert(ARRAY_SIZE(sync_wakeup_policy_names) == NR_SYNC_POLICIES);
@@ -73,7 +74,7 @@ __setup("sched_sync_wakeup=", setup_sched_sync_wakeup);
 
 #ifdef CONFIG_SYSCTL
 /* "hint-only waker-if-alone ...", as tcp_available_congestion_control. */
-static char sync_wakeup_available_policies[80];
+static char sync_wakeup_available_policies[128];
 
 /*
  * A write names one policy, whole, in one write() at offset 0, with at most

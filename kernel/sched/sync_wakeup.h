@@ -16,6 +16,7 @@ enum sync_wakeup_policy {
 	SYNC_POLICY_RECIPROCAL_ONLY,
 	SYNC_POLICY_NO_SYNC,
 	SYNC_POLICY_RECIPROCAL_STRICT,
+	SYNC_POLICY_HONEST_WAKER,
 	NR_SYNC_POLICIES,
 	/* Not a policy: a wakeup SYNC_PAIR_AFFINE does not decide. */
 	SYNC_POLICY_NONE = NR_SYNC_POLICIES,
@@ -44,6 +45,16 @@ enum sync_wakeup_landing {
 	NR_SYNC_LANDINGS
 };
 
+/*
+ * honest-waker judges a waker by its last SYNC_PROMISE_HISTORY promises (the
+ * bits of task_struct::sync_promise_history): honest if it kept at least
+ * SYNC_PROMISE_HONEST of them, half. A pipe pair keeps most of its promises
+ * (60-97% under QEMU TCG, where a slow vCPU lets the tick catch the waker),
+ * a one-to-many waker next to none, each broken by its next wakeup.
+ */
+#define SYNC_PROMISE_HISTORY	8
+#define SYNC_PROMISE_HONEST	4
+
 /* Promises to sleep: made by a sync wakeup, then kept or broken. */
 enum sync_promise_event {
 	SYNC_PROMISE_MADE,
@@ -58,8 +69,9 @@ enum sync_promise_event {
  * snapshot add up to the same total; and the promises of their wakers. A
  * CPU only changes its own counters, with interrupts disabled (under
  * p->pi_lock or the runqueue lock), so a reset that runs on each CPU in
- * turn cannot race with them. A promise is kept or broken on the CPU that
- * made it: the waker has not left it meanwhile.
+ * turn cannot race with them. A promise can end on another CPU than the
+ * one that made it (the waker was preempted and migrated meanwhile): only
+ * the sums over all CPUs balance.
  */
 struct sync_wakeup_stats {
 	unsigned long		decided[NR_SYNC_VERDICTS][NR_SYNC_LANDINGS];
@@ -78,7 +90,7 @@ static inline void sync_promise_end(struct task_struct *p, bool kept)
 {
 	p->sync_promise_wakee = NULL;
 	p->sync_promise_history = p->sync_promise_history << 1 | kept;
-	if (p->sync_promise_count < 8)
+	if (p->sync_promise_count < SYNC_PROMISE_HISTORY)
 		p->sync_promise_count++;
 	if (kept) {
 		this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_KEPT]);
@@ -89,21 +101,45 @@ static inline void sync_promise_end(struct task_struct *p, bool kept)
 	}
 }
 
-/* __schedule() switches @prev out, for whatever reason: it kept its word. */
-static inline void sync_promise_switch_out(struct task_struct *prev)
+/*
+ * __schedule() blocks @prev: it kept its word. Preemption ends nothing: a
+ * preempted waker has not shown yet whether it would have slept.
+ */
+static inline void sync_promise_sleep(struct task_struct *prev)
 {
 	if (sched_feat(SYNC_PAIR_AFFINE) && prev->sync_promise_wakee)
 		sync_promise_end(prev, true);
 }
 
-/* The tick finds @curr still running since its promise: broken. */
+/*
+ * __schedule() switches @prev out for @next without blocking it. If @next
+ * is the wakee of @prev's pending promise, @prev handed its CPU over as it
+ * promised (the wakee preempted it): the run the tick measures starts
+ * again. Any other preemption settles nothing.
+ */
+static inline void sync_promise_handoff(struct task_struct *prev,
+					struct task_struct *next)
+{
+	if (sched_feat(SYNC_PAIR_AFFINE) && prev->sync_promise_wakee == next)
+		prev->sync_promise_ticks = 0;
+}
+
+/*
+ * The tick finds @curr running with a promise pending. The first tick may
+ * catch a waker that had microseconds left before it slept, as often as
+ * the tick is short against that time; a second one finds a waker that has
+ * run a whole tick period since: broken.
+ */
 static inline void sync_promise_tick(struct task_struct *curr)
 {
-	if (sched_feat(SYNC_PAIR_AFFINE) && curr->sync_promise_wakee)
+	if (sched_feat(SYNC_PAIR_AFFINE) && curr->sync_promise_wakee &&
+	    curr->sync_promise_ticks++)
 		sync_promise_end(curr, false);
 }
 #else
-static inline void sync_promise_switch_out(struct task_struct *prev) { }
+static inline void sync_promise_sleep(struct task_struct *prev) { }
+static inline void sync_promise_handoff(struct task_struct *prev,
+					struct task_struct *next) { }
 static inline void sync_promise_tick(struct task_struct *curr) { }
 #endif /* CONFIG_SMP */
 

@@ -13,6 +13,7 @@ const char * const sw_policies[SW_NR_POLICIES] = {
 	"reciprocal-only",
 	"no-sync",
 	"reciprocal-strict",
+	"honest-waker",
 };
 
 const char * const sw_stat_names[SW_NR_STATS] = {
@@ -230,7 +231,9 @@ unsigned long sw_stats_landings(const struct sw_stats *st)
  * picked; R: not reciprocal; another task runnable on the waker CPU;
  * R: the wakee does not fit an asymmetric capacity; else kept.
  * reciprocal-strict judges a reciprocal wakeup as reciprocal-only does and
- * drops the hint of any other.
+ * drops the hint of any other. honest-waker: an honest waker's wakeup takes
+ * the steps of waker-if-alone and the capacity step, a dishonest waker's
+ * loses the hint, one with too short a record is hint-only.
  */
 #define SW_WAKER_IF_ALONE_VERDICTS					\
 	(SW_STAT_BIT(SW_KEPT) | SW_STAT_BIT(SW_DECLINED_WAKE_WIDE) |	\
@@ -245,6 +248,8 @@ static const unsigned int sw_verdicts_of[SW_NR_POLICIES] = {
 	SW_RECIPROCAL_ONLY_VERDICTS,					/* reciprocal-only */
 	SW_STAT_BIT(SW_HINT_DROPPED),					/* no-sync */
 	SW_RECIPROCAL_ONLY_VERDICTS | SW_STAT_BIT(SW_HINT_DROPPED),	/* reciprocal-strict */
+	SW_WAKER_IF_ALONE_VERDICTS | SW_STAT_BIT(SW_DECLINED_CAPACITY) |
+	SW_STAT_BIT(SW_HINT_DROPPED) | SW_STAT_BIT(SW_HINT_ONLY),	/* honest-waker */
 };
 
 /* SW_STAT_BIT() of each verdict @policy can give; 0 if it is no policy. */
@@ -528,6 +533,8 @@ struct sw_trace_parse {
 	char **seen;		/* per pid: its last event of either kind, for errors */
 	int pid_max;
 	int pids[8];
+	pid_t self;
+	size_t comm_len;
 };
 
 /* Remember @line as @pid's last event. */
@@ -535,6 +542,30 @@ static void sw_trace_seen(struct sw_trace_parse *tp, int pid, const char *line)
 {
 	free(tp->seen[pid]);
 	tp->seen[pid] = strdup(line);
+}
+
+/*
+ * The waker's pid, from the line's "<comm>-<pid>" prefix, if its comm is
+ * this process' (a comm may hold '-' or spaces); else 0.
+ */
+static pid_t sw_trace_waker(const struct sw_trace_parse *tp, const char *line)
+{
+	line += strspn(line, " ");
+	if (strncmp(line, tp->comm, tp->comm_len) || line[tp->comm_len] != '-')
+		return 0;
+	return atoi(line + tp->comm_len + 1);
+}
+
+/* May an event name @applied while @set is the policy? */
+static bool sw_trace_policy_ok(const char *set, const char *applied)
+{
+	if (!strcmp(applied, set))
+		return true;
+	if (!strcmp(set, "reciprocal-strict"))
+		return !strcmp(applied, "reciprocal-only") || !strcmp(applied, "no-sync");
+	if (!strcmp(set, "honest-waker"))
+		return !strcmp(applied, "hint-only") || !strcmp(applied, "no-sync");
+	return false;
 }
 
 static void sw_trace_wrong(struct sw_trace_parse *tp, const char *line, const char *fmt, ...)
@@ -555,7 +586,8 @@ static void sw_trace_wrong(struct sw_trace_parse *tp, const char *line, const ch
  * One sched_sync_wakeup event, its fields from " pid=" on in @f. The rules
  * every decided sync wakeup follows, whatever the timing:
  *   the policy is the one set (reciprocal-strict: reciprocal-only or
- *   no-sync), the verdict one that policy gives;
+ *   no-sync; honest-waker: hint-only or no-sync too), the verdict one that
+ *   policy gives;
  *   a hint_dropped wakeup went on with sync 0, every other one with 1;
  *   a kept wakee goes to the waker CPU, which wake_affine() chose or which
  *   was the wakee's previous CPU;
@@ -590,10 +622,15 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		return;
 	}
 	out->verdicts[v]++;
+	if (sw_trace_waker(tp, line) == tp->self) {
+		if (out->own < SW_TRACE_OWN_MAX) {
+			out->own_seq[out->own].wakee = pid;
+			out->own_seq[out->own].verdict = v;
+		}
+		out->own++;
+	}
 
-	if (strcmp(policy, tp->policy) &&
-	    (strcmp(tp->policy, "reciprocal-strict") ||
-	     (strcmp(policy, "reciprocal-only") && strcmp(policy, "no-sync"))))
+	if (!sw_trace_policy_ok(tp->policy, policy))
 		sw_trace_wrong(tp, line, "policy %s while %s is set", policy, tp->policy);
 	else if (!(sw_policy_verdicts(policy) & SW_STAT_BIT(v)))
 		sw_trace_wrong(tp, line, "%s never gives verdict %s", policy, verdict);
@@ -706,6 +743,8 @@ int sw_trace_stop(const char *policy, struct sw_trace *out)
 	}
 	if (!err && prctl(PR_GET_NAME, tp.comm))
 		err = -errno;
+	tp.comm_len = strlen(tp.comm);
+	tp.self = getpid();
 	if (!err)
 		err = sw_trace_parse(&tp);
 	if (tp.seen)
@@ -989,6 +1028,14 @@ double sw_pp_share(const struct sw_pingpong *pp)
 }
 
 /*
+ * Microseconds the ping-pong's child sleeps before each answer (0: none).
+ * Under TCG a vCPU that wakes the child can be held back until the child
+ * has answered, so the parent finds the answer and never sleeps; a child
+ * that sleeps first lets the parent reach its read() and block.
+ */
+long sw_pingpong_answer_delay_us;
+
+/*
  * Ping-pong between this process and a child over two pipes: every
  * pipe_write() wakes a reader sleeping on the other end with WF_SYNC, and
  * each side wakes the task that last woke it, so the wakeups are reciprocal.
@@ -1045,6 +1092,8 @@ int sw_pingpong_run(long warmup, long rounds, struct sw_stats *st,
 				shared->handoffs[0]++;
 				shared->same_cpu[0] += cpu == msg;
 			}
+			if (sw_pingpong_answer_delay_us)
+				usleep(sw_pingpong_answer_delay_us);
 			msg = sched_getcpu();
 			shared->child_err = sw_write_full(c2p[1], &msg, sizeof(msg));
 			if (shared->child_err)

@@ -50,7 +50,7 @@
 #define SW_NOBODY		65534
 
 /* The accepted policy names, in the kernel's order. */
-#define SW_NR_POLICIES		((size_t)5)
+#define SW_NR_POLICIES		((size_t)6)
 extern const char * const sw_policies[SW_NR_POLICIES];
 
 /*
@@ -136,6 +136,14 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
 #define SW_EVENT_DIR		SW_TRACEFS "/events/sched/sched_sync_wakeup"
 #define SW_WAKEUP_DIR		SW_TRACEFS "/events/sched/sched_wakeup"
 
+#define SW_TRACE_OWN_MAX	8192
+
+/* One sync wakeup this process made, in trace order. */
+struct sw_own_decision {
+	int wakee;
+	int verdict;			/* SW_KEPT ... SW_HINT_ONLY */
+};
+
 /* What sw_trace_stop() found in the trace, every task's events. */
 struct sw_trace {
 	long events;			/* sched_sync_wakeup events */
@@ -146,6 +154,8 @@ struct sw_trace {
 	long pending;			/* whose sched_wakeup came after the end */
 	long wrong;			/* events that break a rule */
 	char why[1024];			/* the first of those, with its lines */
+	long own;			/* decisions with this process as waker */
+	struct sw_own_decision own_seq[SW_TRACE_OWN_MAX];	/* the first of them */
 };
 
 int sw_tracefs_mount(void);
@@ -208,6 +218,7 @@ struct sw_pingpong {
 	int child_err;
 };
 
+extern long sw_pingpong_answer_delay_us;
 long sw_pp_handoffs(const struct sw_pingpong *pp);
 double sw_pp_share(const struct sw_pingpong *pp);
 int sw_pingpong_run(long warmup, long rounds, struct sw_stats *st,

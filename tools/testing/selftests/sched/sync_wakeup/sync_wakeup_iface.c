@@ -91,6 +91,7 @@ FIXTURE_VARIANT_ADD(policy, waker_if_alone) { .name = "waker-if-alone", };
 FIXTURE_VARIANT_ADD(policy, reciprocal_only) { .name = "reciprocal-only", };
 FIXTURE_VARIANT_ADD(policy, no_sync) { .name = "no-sync", };
 FIXTURE_VARIANT_ADD(policy, reciprocal_strict) { .name = "reciprocal-strict", };
+FIXTURE_VARIANT_ADD(policy, honest_waker) { .name = "honest-waker", };
 
 FIXTURE_SETUP(policy)
 {
@@ -336,7 +337,8 @@ TEST_F(sysctl, unlisted_rejected)
 	static const char * const names[] = {
 		"default", "off", "none", "reciprocal", "strict", "hint_only",
 		"waker_if_alone", "reciprocal_only", "no_sync", "nosync",
-		"reciprocal-strict-", "Hint-only", "1", "4", "5", "-1",
+		"reciprocal-strict-", "Hint-only", "honest", "honest_waker",
+		"1", "4", "5", "6", "-1",
 	};
 	char cur[64];
 	size_t i;
