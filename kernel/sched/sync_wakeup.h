@@ -49,7 +49,7 @@ enum sync_wakeup_landing {
  * honest-waker judges a waker by its last SYNC_PROMISE_HISTORY promises (the
  * bits of task_struct::sync_promise_history): honest if it kept at least
  * SYNC_PROMISE_HONEST of them, half. A pipe pair keeps most of its promises
- * (60-97% under QEMU TCG, where a slow vCPU lets the tick catch the waker),
+ * (59-97% under QEMU TCG, where a slow vCPU lets the tick catch the waker),
  * a one-to-many waker next to none, each broken by its next wakeup.
  */
 #define SYNC_PROMISE_HISTORY	8
@@ -127,8 +127,8 @@ static inline void sync_promise_handoff(struct task_struct *prev,
 /*
  * The tick finds @curr running with a promise pending. The first tick may
  * catch a waker that had microseconds left before it slept, as often as
- * the tick is short against that time; a second one finds a waker that has
- * run a whole tick period since: broken.
+ * those microseconds are long against the tick period; a second one finds
+ * a waker that has run a whole tick period since: broken.
  */
 static inline void sync_promise_tick(struct task_struct *curr)
 {
