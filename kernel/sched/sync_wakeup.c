@@ -5,7 +5,7 @@
  * select_task_rq_fair() applies the policy; this file holds its knobs: the
  * kernel.sched_sync_wakeup_policy sysctl, the sched_sync_wakeup= boot
  * parameter, the debugfs counters in sched/sync_wakeup_stats and the
- * sched_sync_wakeup trace event.
+ * sched_sync_wakeup and sched_sync_promise trace events.
  * See Documentation/scheduler/sched-sync-wakeup.rst.
  */
 

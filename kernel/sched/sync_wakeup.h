@@ -85,8 +85,9 @@ extern const char * const sync_wakeup_verdict_names[];
 extern const struct file_operations sync_wakeup_stats_fops;
 
 #ifdef CONFIG_SMP
-/* @p kept its pending promise to sleep, or broke it. */
-static inline void sync_promise_end(struct task_struct *p, bool kept)
+/* @p kept its pending promise to sleep, or broke it; @cause says how. */
+static inline void sync_promise_end(struct task_struct *p, bool kept,
+				    const char *cause)
 {
 	p->sync_promise_wakee = NULL;
 	p->sync_promise_history = p->sync_promise_history << 1 | kept;
@@ -99,6 +100,7 @@ static inline void sync_promise_end(struct task_struct *p, bool kept)
 		this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_BROKEN]);
 		schedstat_inc(p->stats.nr_sync_promises_broken);
 	}
+	trace_sched_sync_promise(p, kept, cause);
 }
 
 /*
@@ -108,7 +110,7 @@ static inline void sync_promise_end(struct task_struct *p, bool kept)
 static inline void sync_promise_sleep(struct task_struct *prev)
 {
 	if (sched_feat(SYNC_PAIR_AFFINE) && prev->sync_promise_wakee)
-		sync_promise_end(prev, true);
+		sync_promise_end(prev, true, "sleep");
 }
 
 /*
@@ -134,7 +136,7 @@ static inline void sync_promise_tick(struct task_struct *curr)
 {
 	if (sched_feat(SYNC_PAIR_AFFINE) && curr->sync_promise_wakee &&
 	    curr->sync_promise_ticks++)
-		sync_promise_end(curr, false);
+		sync_promise_end(curr, false, "tick");
 }
 #else
 static inline void sync_promise_sleep(struct task_struct *prev) { }

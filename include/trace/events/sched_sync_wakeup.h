@@ -49,6 +49,32 @@ TRACE_EVENT(sched_sync_wakeup,
 		      __entry->prev_cpu, __entry->affine_cpu, __entry->dest_cpu)
 );
 
+/*
+ * The waker @p's pending promise to sleep has ended: kept (it blocked) or
+ * broken (@cause: the second tick that found it running, or a sync wakeup of
+ * another task). @history is its record after this outcome, the newest in
+ * bit 0, of which honest-waker reads the last @count.
+ */
+TRACE_EVENT(sched_sync_promise,
+	    TP_PROTO(struct task_struct *p, bool kept, const char *cause),
+	    TP_ARGS(p, kept, cause),
+	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
+			     __field(pid_t, pid)
+			     __field(int, kept)
+			     __string(cause, cause)
+			     __field(u8, history)
+			     __field(u8, count)),
+	    TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
+			   __entry->pid = p->pid;
+			   __entry->kept = kept;
+			   __assign_str(cause);
+			   __entry->history = p->sync_promise_history;
+			   __entry->count = p->sync_promise_count;),
+	    TP_printk("comm=%s pid=%d kept=%d cause=%s history=0x%02x count=%u",
+		      __entry->comm, __entry->pid, __entry->kept,
+		      __get_str(cause), __entry->history, __entry->count)
+);
+
 #endif /* _TRACE_SCHED_SYNC_WAKEUP_H */
 
 /* This part must be outside protection */

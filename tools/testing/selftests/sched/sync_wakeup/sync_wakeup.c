@@ -381,13 +381,14 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size)
 /* ---- the sched:sched_sync_wakeup trace event ------------------------- */
 
 /*
- * The trace settings sw_trace_start() changes, to put back: the two
+ * The trace settings sw_trace_start() changes, to put back: the three
  * events' enable files, trace_clock, buffer_size_kb and tracing_on.
  */
-#define SW_TRACE_NR_SAVED	5
+#define SW_TRACE_NR_SAVED	6
 static const char * const sw_trace_files[SW_TRACE_NR_SAVED] = {
 	SW_WAKEUP_DIR "/enable",
 	SW_EVENT_DIR "/enable",
+	SW_PROMISE_DIR "/enable",
 	SW_TRACEFS "/trace_clock",
 	SW_TRACEFS "/buffer_size_kb",
 	SW_TRACEFS "/tracing_on",
@@ -405,12 +406,13 @@ int sw_tracefs_mount(void)
 }
 
 /*
- * The names of the sched_sync_wakeup event's own fields, those after the
- * common_* ones, in order and separated by spaces, into @buf. Returns 0,
- * -ENOENT without the event, or another -errno.
+ * The names of the own fields of the event in tracefs directory @dir, those
+ * after the common_* ones, in order and separated by spaces, into @buf.
+ * Returns 0, -ENOENT without the event, or another -errno.
  */
-int sw_trace_fields(char *buf, size_t size)
+int sw_trace_fields(const char *dir, char *buf, size_t size)
 {
+	char path[256];
 	char fmt[4096], *line, *save, *name, *end;
 	size_t off = 0;
 	int err;
@@ -418,7 +420,8 @@ int sw_trace_fields(char *buf, size_t size)
 	err = sw_tracefs_mount();
 	if (err)
 		return err;
-	if (sw_read_file(SW_EVENT_DIR "/format", fmt, sizeof(fmt)) < 0)
+	snprintf(path, sizeof(path), "%s/format", dir);
+	if (sw_read_file(path, fmt, sizeof(fmt)) < 0)
 		return -ENOENT;
 	buf[0] = '\0';
 	/* "\tfield:__data_loc char[] policy;\toffset:..." */
@@ -469,8 +472,8 @@ static int sw_trace_save(int i)
 }
 
 /*
- * Record sched_sync_wakeup and sched_wakeup of every task from now on, in a
- * cleared buffer. A decision and the wakeup it leads to are on different
+ * Record sched_sync_wakeup, sched_sync_promise and sched_wakeup of every
+ * task from now on, in a cleared buffer. A decision and the wakeup it leads to are on different
  * CPUs, so the trace must order events across CPUs exactly: the "counter"
  * clock numbers events as they are reserved. ("global" put a wakeup before
  * its decision twice in about 30,000 pairs under QEMU TCG.) Mounts tracefs
@@ -485,6 +488,7 @@ int sw_trace_start(void)
 		{ SW_TRACEFS "/buffer_size_kb", SW_TRACE_BUFFER_KB },
 		{ SW_WAKEUP_DIR "/enable", "1" },
 		{ SW_EVENT_DIR "/enable", "1" },
+		{ SW_PROMISE_DIR "/enable", "1" },
 	};
 	size_t i;
 	int fd, err;
@@ -492,7 +496,7 @@ int sw_trace_start(void)
 	err = sw_tracefs_mount();
 	if (err)
 		return err;
-	if (!sw_exists(SW_EVENT_DIR "/enable"))
+	if (!sw_exists(SW_EVENT_DIR "/enable") || !sw_exists(SW_PROMISE_DIR "/enable"))
 		return -ENOENT;
 	for (i = 0; i < SW_TRACE_NR_SAVED; i++) {
 		err = sw_trace_save(i);
@@ -530,6 +534,7 @@ struct sw_trace_parse {
 	const char *policy;
 	char comm[16];
 	int *pending;		/* per pid: 1 + dest_cpu of its last event, 0 if none */
+	int record;		/* this process': history | count << 8, -1 if unknown */
 	char **seen;		/* per pid: its last event of either kind, for errors */
 	int pid_max;
 	int pids[8];
@@ -554,6 +559,32 @@ static pid_t sw_trace_waker(const struct sw_trace_parse *tp, const char *line)
 	if (strncmp(line, tp->comm, tp->comm_len) || line[tp->comm_len] != '-')
 		return 0;
 	return atoi(line + tp->comm_len + 1);
+}
+
+/*
+ * Did the event on @line fire in interrupt context? The latency flags after
+ * "[<cpu>] " say: the third is 'h', 's', 'H', 'z' or 'Z' there, '.' in a task.
+ */
+static bool sw_trace_in_irq(const char *line)
+{
+	const char *flags = strstr(line, "] ");
+
+	return !flags || strlen(flags) < 5 || flags[4] != '.';
+}
+
+/*
+ * The policy honest-waker applies to a waker from task context whose
+ * record is @record (history | count << 8), as in sync_wakeup_policy_for().
+ */
+static const char *sw_honest_waker_rule(int record)
+{
+	int history = record & 0xff, count = record >> 8;
+
+	if (count < SW_PROMISE_HISTORY)
+		return "hint-only";
+	if (__builtin_popcount(history) < SW_PROMISE_HONEST)
+		return "no-sync";
+	return "honest-waker";
 }
 
 /* May an event name @applied while @set is the policy? */
@@ -591,14 +622,17 @@ static void sw_trace_wrong(struct sw_trace_parse *tp, const char *line, const ch
  *   a hint_dropped wakeup went on with sync 0, every other one with 1;
  *   a kept wakee goes to the waker CPU, which wake_affine() chose or which
  *   was the wakee's previous CPU;
- *   the wakee's next sched_wakeup is on dest_cpu (checked there).
+ *   the wakee's next sched_wakeup is on dest_cpu (checked there);
+ *   under honest-waker, a decision of this process follows the rule on the
+ *   record its last sched_sync_promise event gave (none yet: unchecked).
  */
 static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 			      const char *comm, size_t comm_len, const char *f)
 {
-	int pid, sync, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, n = 0;
+	int pid, sync, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, record, n = 0;
 	struct sw_trace *out = tp->out;
 	char policy[32], verdict[32];
+	const char *rule;
 
 	if (sscanf(f, " pid=%d policy=%31s verdict=%31s sync=%d%n",
 		   &pid, policy, verdict, &sync, &n) != 4 || !n ||
@@ -623,11 +657,23 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 	}
 	out->verdicts[v]++;
 	if (sw_trace_waker(tp, line) == tp->self) {
+		/* The record as its last sched_sync_promise left it, if traced. */
+		record = tp->record;
 		if (out->own < SW_TRACE_OWN_MAX) {
 			out->own_seq[out->own].wakee = pid;
 			out->own_seq[out->own].verdict = v;
+			out->own_seq[out->own].record = record;
 		}
 		out->own++;
+		if (!strcmp(tp->policy, "honest-waker") && record >= 0) {
+			rule = sw_trace_in_irq(line) ? "hint-only" : sw_honest_waker_rule(record);
+			out->own_checked++;
+			if (strcmp(policy, rule))
+				sw_trace_wrong(tp, line,
+					       "judged %s on a record of %d kept of %d (0x%02x), not %s",
+					       policy, __builtin_popcount(record & 0xff),
+					       record >> 8, record & 0xff, rule);
+		}
 	}
 
 	if (!sw_trace_policy_ok(tp->policy, policy))
@@ -646,6 +692,51 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 			       tp->seen[pid] ? tp->seen[pid] : "?");
 	tp->pending[pid] = 1 + dest_cpu;
 	sw_trace_seen(tp, pid, line);
+}
+
+/*
+ * One sched_sync_promise event, its fields from " pid=" on in @f: kept is
+ * what a sleep gives. For this process, whose pid no other task can take
+ * while it reads the trace, the record is the one before shifted by the
+ * outcome, the count saturating at SW_PROMISE_HISTORY, and the ends are
+ * counted by cause.
+ */
+static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const char *f)
+{
+	static const char * const causes[SW_NR_PROMISE_CAUSES] = {
+		[SW_PROMISE_SLEEP] = "sleep",
+		[SW_PROMISE_TICK] = "tick",
+		[SW_PROMISE_WAKEUP] = "wakeup",
+	};
+	int pid, kept, history, count, before, want, c;
+	char cause[16];
+	bool slept;
+
+	if (sscanf(f, " pid=%d kept=%d cause=%15s history=%x count=%d",
+		   &pid, &kept, cause, &history, &count) != 5 ||
+	    pid <= 0 || pid > tp->pid_max || history < 0 || history > 0xff) {
+		sw_trace_wrong(tp, line, "cannot parse");
+		return;
+	}
+	for (c = 0; c < SW_NR_PROMISE_CAUSES && strcmp(cause, causes[c]); c++)
+		;
+	if (c == SW_NR_PROMISE_CAUSES) {
+		sw_trace_wrong(tp, line, "unknown cause %s", cause);
+		return;
+	}
+	slept = c == SW_PROMISE_SLEEP;
+	if (kept != slept)
+		sw_trace_wrong(tp, line, "kept=%d by %s", kept, cause);
+	if (pid != tp->self)
+		return;
+	before = tp->record;
+	want = before >> 8 < SW_PROMISE_HISTORY ? (before >> 8) + 1 : SW_PROMISE_HISTORY;
+	if (before >= 0 &&
+	    (history != (((before & 0xff) << 1 | kept) & 0xff) || count != want))
+		sw_trace_wrong(tp, line, "record 0x%02x of %d after 0x%02x of %d",
+			       history, count, before & 0xff, before >> 8);
+	tp->record = history | count << 8;
+	tp->out->own_promises[c]++;
 }
 
 /* A sched_wakeup event: the wakee of a pending decision is on its dest_cpu. */
@@ -672,6 +763,7 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 {
 	static const char dec[] = ": sched_sync_wakeup: comm=";
 	static const char wak[] = ": sched_wakeup: comm=";
+	static const char pro[] = ": sched_sync_promise: comm=";
 	unsigned long in_buffer, written;
 	char *line = NULL, *f, *comm, *pid;
 	size_t cap = 0;
@@ -701,6 +793,15 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 				sw_trace_wrong(tp, line, "cannot parse");
 			continue;
 		}
+		f = strstr(line, pro);
+		if (f) {
+			pid = strstr(f + sizeof(pro) - 1, " pid=");
+			if (pid)
+				sw_trace_promise(tp, line, pid);
+			else
+				sw_trace_wrong(tp, line, "cannot parse");
+			continue;
+		}
 		f = strstr(line, wak);
 		if (f) {
 			pid = strstr(f + sizeof(wak) - 1, " pid=");
@@ -725,7 +826,9 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
  */
 int sw_trace_stop(const char *policy, struct sw_trace *out)
 {
-	struct sw_trace_parse tp = { .out = out, .policy = policy ? policy : "" };
+	struct sw_trace_parse tp = {
+		.out = out, .policy = policy ? policy : "", .record = -1,
+	};
 	char buf[32];
 	int i, err, ret;
 

@@ -130,18 +130,35 @@ int sw_task_promises(pid_t pid, struct sw_task_promises *tp);
 int sw_schedstats_set(int on);
 const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
 
-/* ---- the sched:sched_sync_wakeup trace event ------------------------- */
+/* ---- the sched:sched_sync_wakeup and sched_sync_promise events ------ */
 
 #define SW_TRACEFS		"/sys/kernel/tracing"
 #define SW_EVENT_DIR		SW_TRACEFS "/events/sched/sched_sync_wakeup"
+#define SW_PROMISE_DIR		SW_TRACEFS "/events/sched/sched_sync_promise"
 #define SW_WAKEUP_DIR		SW_TRACEFS "/events/sched/sched_wakeup"
 
 #define SW_TRACE_OWN_MAX	8192
+
+/*
+ * honest-waker judges a waker by its last SW_PROMISE_HISTORY promises
+ * (kernel/sched/sync_wakeup.h): honest if it kept SW_PROMISE_HONEST.
+ */
+#define SW_PROMISE_HISTORY	8
+#define SW_PROMISE_HONEST	4
+
+/* How a promise ended, as sched_sync_promise's cause names it. */
+enum sw_promise_cause {
+	SW_PROMISE_SLEEP,		/* kept */
+	SW_PROMISE_TICK,		/* broken */
+	SW_PROMISE_WAKEUP,		/* broken */
+	SW_NR_PROMISE_CAUSES
+};
 
 /* One sync wakeup this process made, in trace order. */
 struct sw_own_decision {
 	int wakee;
 	int verdict;			/* SW_KEPT ... SW_HINT_ONLY */
+	int record;			/* judged on: history | count << 8, -1 unknown */
 };
 
 /* What sw_trace_stop() found in the trace, every task's events. */
@@ -155,11 +172,13 @@ struct sw_trace {
 	long wrong;			/* events that break a rule */
 	char why[1024];			/* the first of those, with its lines */
 	long own;			/* decisions with this process as waker */
+	long own_promises[SW_NR_PROMISE_CAUSES];	/* its promises' ends */
+	long own_checked;		/* its decisions checked against its record */
 	struct sw_own_decision own_seq[SW_TRACE_OWN_MAX];	/* the first of them */
 };
 
 int sw_tracefs_mount(void);
-int sw_trace_fields(char *buf, size_t size);
+int sw_trace_fields(const char *dir, char *buf, size_t size);
 int sw_trace_start(void);
 int sw_trace_stop(const char *policy, struct sw_trace *out);
 const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size);

@@ -16,8 +16,8 @@
  *    on "0", refuses anything else, and counts nothing while the feature
  *    is off (that each policy gives only its own verdicts is
  *    sync_wakeup_placement's part);
- *  - the trace event sched:sched_sync_wakeup has exactly its documented
- *    fields.
+ *  - the trace events sched:sched_sync_wakeup and sched:sched_sync_promise
+ *    have exactly their documented fields.
  *
  * Every test puts back the feature bit and the policy it found. On a kernel
  * without the interface every test is skipped, saying so.
@@ -705,9 +705,10 @@ static void expect_all_zero(struct __test_metadata *_metadata, const struct sw_s
 }
 
 /*
- * The trace event sched:sched_sync_wakeup has exactly the documented
- * fields, in order; that it fires for the tasks of a ping-pong, and only
- * as the rules allow, is sync_wakeup_placement's part.
+ * The trace events sched:sched_sync_wakeup and sched:sched_sync_promise
+ * have exactly the documented fields, in order; that they fire for the
+ * tasks of a ping-pong, and only as the rules allow, is
+ * sync_wakeup_placement's part.
  */
 TEST_F(feature, trace_event_fields)
 {
@@ -716,8 +717,19 @@ TEST_F(feature, trace_event_fields)
 	char got[512];
 	int err;
 
-	err = sw_trace_fields(got, sizeof(got));
+	err = sw_trace_fields(SW_EVENT_DIR, got, sizeof(got));
 	ASSERT_EQ(0, err) TH_LOG("%s/format: %s", SW_EVENT_DIR, strerror(-err));
+	EXPECT_STREQ(want, got);
+}
+
+TEST_F(feature, promise_event_fields)
+{
+	static const char want[] = "comm pid kept cause history count";
+	char got[512];
+	int err;
+
+	err = sw_trace_fields(SW_PROMISE_DIR, got, sizeof(got));
+	ASSERT_EQ(0, err) TH_LOG("%s/format: %s", SW_PROMISE_DIR, strerror(-err));
 	EXPECT_STREQ(want, got);
 }
 

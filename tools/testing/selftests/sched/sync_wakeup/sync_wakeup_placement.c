@@ -521,35 +521,31 @@ TEST_F_TIMEOUT(placement, fanout_promises_broken, ARM_TIMEOUT)
 /* ---- honest-waker ---------------------------------------------------- */
 
 /*
- * honest-waker judges a waker by its last SW_PROMISE_HISTORY promises
- * (kernel/sched/sync_wakeup.h): honest if it kept SW_PROMISE_HONEST of
- * them. Until that record fills, the waker's wakeups are hint_only; the
- * record never empties again (a fork starts a new one), so from then on
- * no wakeup of this process may be hint_only.
+ * honest-waker judges a waker by its last SW_PROMISE_HISTORY promises.
+ * Until that record fills, the waker's wakeups are hint_only; the record
+ * never empties again (a fork starts a new one), so from then on no wakeup
+ * of this process may be hint_only. That every decision of this process
+ * follows the rule on the record it was judged on, whatever the timing,
+ * sw_trace_stop() checks from the sched_sync_promise events.
  */
-#define SW_PROMISE_HISTORY	8
-#define SW_PROMISE_HONEST	4
 
 /*
- * A pipe pair's waker goes to sleep right after each wakeup, but under TCG
- * the vCPU of its wakee can run first and answer, so the waker finds the
- * answer, does not sleep, and a second tick catches it: its record dips
- * below half now and then. The hint_dropped share of its judged wakeups,
- * measured in one make check (2026-12-01, TCG, two guests at once): the
- * pair 0.080 flat, 0.058 llc2, 0.094 smt; the re-judging test's pairs
- * 0.000-0.191. The round-robin writer: 1.000 on all three.
+ * How often an honest waker's record dips below half is the emulator's
+ * timing, not the rule's: under TCG the wakee's vCPU can answer before the
+ * waker sleeps, or a stalled vCPU lets two ticks find the waker running,
+ * and each breaks a promise. The hint_dropped share of a pipe pair's judged
+ * wakeups went from 0.02 to 0.09 on one machine and past 0.35 on a slower
+ * one (CI, 2026-12-01), so it is logged, not judged. What is judged is
+ * that every decision follows the rule on the record it was judged on
+ * (sw_trace_stop()), and what no timing changes: a writer that wakes
+ * another reader before it ever sleeps breaks every promise by that wakeup,
+ * so once its record fills each of its wakeups is hint_dropped (1.000 in
+ * every run so far; the bound leaves room for the rare write that waits
+ * for a pipe mutex and sleeps).
  */
-#define PAIR_DROPPED_MAX	0.35
-/* The round-robin writer breaks every promise: hint_dropped share. */
 #define FANOUT_DROPPED_MIN	0.60
 /* Phase lengths of the re-judging test, in round trips or rounds. */
 #define PHASE_ROUNDS		300
-/*
- * The re-judging test's pairs answer after a sleep, so that the waker is
- * asleep when the answer comes and keeps every promise.
- */
-#define PHASE_ANSWER_DELAY_US	PAIR_ANSWER_DELAY_US
-
 /* This process' decisions in [@from, @to) of @t, by verdict. */
 struct own_count {
 	long n;
@@ -575,21 +571,32 @@ static long own_record_full(const struct sw_trace *t, long from, long to)
 	return from;
 }
 
+/*
+ * This process' decisions are all in own_seq, and the rule was checked on
+ * them: its promises were traced from before its record filled.
+ */
 static void expect_own_complete(struct __test_metadata *_metadata, const struct sw_trace *t)
 {
 	ASSERT_LT(0, t->own) TH_LOG("no decision with this process as the waker");
 	ASSERT_GE(SW_TRACE_OWN_MAX, t->own)
 		TH_LOG("%ld decisions of this process, only %d kept", t->own, SW_TRACE_OWN_MAX);
+	TH_LOG("promises of this process: kept %ld, broken by the tick %ld, by another wakeup %ld",
+	       t->own_promises[SW_PROMISE_SLEEP], t->own_promises[SW_PROMISE_TICK],
+	       t->own_promises[SW_PROMISE_WAKEUP]);
+	EXPECT_LT(0, t->own_checked)
+		TH_LOG("no decision of this process checked against its record");
 }
 
 /*
- * Once the record is full: no hint_only, and the share of hint_dropped
- * verdicts within [@lo, @hi]. @fresh: the waker's record was empty at
- * @from, so the first SW_PROMISE_HISTORY decisions must be hint_only.
+ * Once the record is full: no hint_only, and at least @min_dropped of the
+ * decisions hint_dropped (0: the share is logged only). @fresh: the waker's
+ * record was empty at @from, so the first SW_PROMISE_HISTORY decisions
+ * must be hint_only (a promise ends no sooner than the next decision).
+ * Returns the decisions judged honest: neither hint_dropped nor hint_only.
  */
-static void expect_judged(struct __test_metadata *_metadata, const char *label,
+static long expect_judged(struct __test_metadata *_metadata, const char *label,
 			  const struct sw_trace *t, long from, long to, bool fresh,
-			  double lo, double hi)
+			  double min_dropped)
 {
 	long full = own_record_full(t, from, to);
 	struct own_count c;
@@ -609,24 +616,28 @@ static void expect_judged(struct __test_metadata *_metadata, const char *label,
 	EXPECT_LT(0, c.n) TH_LOG("%s: the record never filled", label);
 	EXPECT_EQ(0, c.v[SW_HINT_ONLY])
 		TH_LOG("%s: hint_only after the record filled", label);
-	EXPECT_TRUE(dropped >= lo && dropped <= hi)
-		TH_LOG("%s: hint_dropped %.3f of the judged decisions, outside [%.2f, %.2f]",
-		       label, dropped, lo, hi);
+	EXPECT_LE(min_dropped, dropped)
+		TH_LOG("%s: hint_dropped %.3f of the judged decisions, under %.2f",
+		       label, dropped, min_dropped);
+	return c.n - c.v[SW_HINT_DROPPED] - c.v[SW_HINT_ONLY];
 }
 
 /*
- * A pipe pair keeps its promises: its hints are kept on the waker CPU or
- * declined by a named rule, and every kept wakee lands there (trace).
+ * A pipe pair: judged on its record like every waker, honest at least
+ * once (a record with half its promises kept, which every run so far had
+ * within its first 30 decisions), and every kept wakee lands on the waker
+ * CPU (trace).
  */
 TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
 {
 	struct arm a;
+	long honest;
 
 	run_pingpong(_metadata, "honest-waker", true, "honest-waker", ROUNDS, &a);
 	expect_own_complete(_metadata, &a.trace);
-	expect_judged(_metadata, "honest-waker pair", &a.trace, 0, a.trace.own, true, 0,
-		      PAIR_DROPPED_MAX);
-	EXPECT_LT(0, a.st.v[SW_KEPT]);
+	honest = expect_judged(_metadata, "honest-waker pair", &a.trace, 0, a.trace.own,
+			       true, 0);
+	EXPECT_LT(0, honest) TH_LOG("the pair was never judged honest");
 	EXPECT_EQ(0, a.st.v[SW_DECLINED_SMT]);
 	EXPECT_EQ(0, a.st.v[SW_DECLINED_NOT_RECIPROCAL]);
 	TH_LOG("honest-waker: landings waker CPU %lu, SMT sibling %lu, same LLC %lu, other LLC %lu",
@@ -642,7 +653,7 @@ TEST_F_TIMEOUT(placement, honest_waker_fanout, ARM_TIMEOUT)
 	run_fanout(_metadata, "honest-waker", true, &a);
 	expect_own_complete(_metadata, &a.trace);
 	expect_judged(_metadata, "honest-waker fan-out", &a.trace, 0, a.trace.own, true,
-		      FANOUT_DROPPED_MIN, 1.0);
+		      FANOUT_DROPPED_MIN);
 }
 
 /*
@@ -662,14 +673,29 @@ static long first_judged(const struct sw_trace *t, long from, long to, bool drop
 	return i - from;
 }
 
+/* "0x5f, 6 kept of 8", or "unknown" */
+static const char *record_str(int record, char *buf, size_t size)
+{
+	if (record < 0)
+		return "unknown";
+	snprintf(buf, size, "0x%02x, %d kept of %d", record & 0xff,
+		 __builtin_popcount(record & 0xff), record >> 8);
+	return buf;
+}
+
 /*
  * One waker, three phases under one trace: a pipe pair, a round-robin
  * fan-out, a pipe pair again. The phases are told apart by the wakee: the
- * first pair's child, the readers, the second pair's child. The waker is
- * judged dishonest within SW_PROMISE_HISTORY of its fan-out decisions and
- * honest again within SW_PROMISE_HISTORY of the second pair's (the rule
- * needs 5 broken and 4 kept promises, from a full record of the other kind;
- * the pairs' children sleep before they answer, so the waker keeps each).
+ * first pair's child, the readers, the second pair's child.
+ *
+ * Into the fan-out the waker is judged dishonest within SW_PROMISE_HISTORY
+ * decisions whatever the timing: each of its wakeups breaks the promise of
+ * the one before, so by its ninth decision its last eight promises were
+ * broken. Back to a pair it is judged honest again as soon as half of its
+ * last eight promises were kept, which sw_trace_stop() checks at every
+ * decision; how soon that is depends on how many promises the tick breaks
+ * (4 to 8 decisions in the runs so far), so it is logged, and the test
+ * asserts that it happens.
  */
 TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 {
@@ -678,6 +704,7 @@ TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 	struct sw_fanout fo;
 	struct sw_stats st;
 	struct arm a;
+	char buf[64];
 	int err;
 
 	memset(&a, 0, sizeof(a));
@@ -685,7 +712,7 @@ TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 	ASSERT_EQ(0, sw_feature_set(true));
 	err = sw_trace_start();
 	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT_DIR, strerror(-err));
-	sw_pingpong_answer_delay_us = PHASE_ANSWER_DELAY_US;
+	sw_pingpong_answer_delay_us = PAIR_ANSWER_DELAY_US;
 	err = sw_pingpong_run(0, PHASE_ROUNDS, NULL, &pp);
 	if (!err)
 		err = sw_fanout_run(FANOUT_READERS, PHASE_ROUNDS, FANOUT_PAUSE_US, true, &st, &fo);
@@ -710,28 +737,23 @@ TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 	for (i = p2; i < p3; i++)
 		ASSERT_NE(a.trace.own_seq[0].wakee, a.trace.own_seq[i].wakee);
 
-	expect_judged(_metadata, "phase 1, pair", &a.trace, 0, p2, true, 0,
-		      PAIR_DROPPED_MAX);
-	/*
-	 * Phase 1 is mostly honest (above); its last decision may still be a
-	 * dip of the record (6 of 130 dropped in one llc2 run, the last one
-	 * among them), which only brings the first drop of phase 2 sooner:
-	 * logged, not judged.
-	 */
-	TH_LOG("phase 1 ends with %s", sw_stat_names[a.trace.own_seq[p2 - 1].verdict]);
+	expect_judged(_metadata, "phase 1, pair", &a.trace, 0, p2, true, 0);
+	TH_LOG("phase 1 ends with %s on record %s",
+	       sw_stat_names[a.trace.own_seq[p2 - 1].verdict],
+	       record_str(a.trace.own_seq[p2 - 1].record, buf, sizeof(buf)));
 
 	d2 = first_judged(&a.trace, p2, p3, true);
 	TH_LOG("fan-out: first hint_dropped at its decision %ld", d2);
 	EXPECT_GE(SW_PROMISE_HISTORY, d2);
 	expect_judged(_metadata, "phase 2, fan-out", &a.trace, p2 + d2, p3, false,
-		      FANOUT_DROPPED_MIN, 1.0);
+		      FANOUT_DROPPED_MIN);
 	EXPECT_EQ(SW_HINT_DROPPED, a.trace.own_seq[p3 - 1].verdict);
 
 	d3 = first_judged(&a.trace, p3, a.trace.own, false);
-	TH_LOG("pair again: first judged honest at its decision %ld", d3);
-	EXPECT_GE(SW_PROMISE_HISTORY, d3);
-	expect_judged(_metadata, "phase 3, pair", &a.trace, p3 + d3, a.trace.own, false,
-		      0, PAIR_DROPPED_MAX);
+	ASSERT_GT(a.trace.own - p3, d3) TH_LOG("the second pair was never judged honest");
+	TH_LOG("pair again: first judged honest at its decision %ld, on record %s", d3,
+	       record_str(a.trace.own_seq[p3 + d3].record, buf, sizeof(buf)));
+	expect_judged(_metadata, "phase 3, pair", &a.trace, p3 + d3, a.trace.own, false, 0);
 }
 
 TEST_HARNESS_MAIN
