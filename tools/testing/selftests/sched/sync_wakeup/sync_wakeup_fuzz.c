@@ -19,10 +19,15 @@
  *    read at a random offset and size gives that piece of one "name\n";
  *  - at the end the value is the last name one of the threads had accepted.
  *
+ * Then one thread alone (one_writer), where the value is known at every
+ * step: after each write it reads exactly the name it wrote if the write
+ * was accepted, and exactly the name before if it was refused.
+ *
  * SW_FUZZ_SEED=<n> repeats a run's inputs: each thread draws them from its
  * own generator seeded from n, only the interleaving of the two threads is
  * the scheduler's. SW_FUZZ_WRITES=<n> sets the writes of both threads
- * together (10000 by default), split evenly between them.
+ * together (10000 by default), split evenly between them, and of the one
+ * writer (half as many).
  *
  * The test saves and restores the feature bit and the policy. On a kernel
  * without the interface, or not as root, it is skipped.
@@ -95,6 +100,7 @@ struct fuzz_thread {
 	/* What went wrong: verdict not the predicted one, other results, reads. */
 	unsigned long mismatches, errors, bad_reads;
 	int last_accepted;		/* policy of its last accepted write, or -1 */
+	int value;			/* alone: the policy the file must read, or -1 */
 	bool last_unknown;		/* it had a write accepted that names no policy */
 	char msg[FUZZ_MAX_REPORTS][FUZZ_MSG_LEN];
 	int nr_msgs;
@@ -515,6 +521,8 @@ static void fuzz_check_write(struct fuzz_thread *t, int want, ssize_t ret, int e
 			fuzz_report(t, &t->mismatches, "accepted, want EINVAL");
 		} else {
 			t->last_accepted = want;
+			if (t->value >= 0)
+				t->value = want;
 		}
 	} else if (ret == -1 && err == EINVAL) {
 		t->rejected++;
@@ -564,6 +572,11 @@ static void fuzz_read_back(struct fuzz_thread *t)
 	if (policy_of(buf, n) < 0)
 		fuzz_report(t, &t->bad_reads, "read back \"%s\" (%zd bytes), not \"name\\n\"",
 			    escape(buf, n, bytes, sizeof(bytes)), n);
+	else if (t->value >= 0 && policy_of(buf, n) != t->value)
+		fuzz_report(t, &t->bad_reads, "read back %s after a \"%s\" write (%s), not %s",
+			    sw_policies[policy_of(buf, n)],
+			    t->in.kind, escape(t->in.buf, t->in.len, bytes, sizeof(bytes)),
+			    sw_policies[t->value]);
 }
 
 /* A piece of the value: a random offset and size. */
@@ -677,34 +690,66 @@ FIXTURE_TEARDOWN(fuzz)
 	EXPECT_EQ(0, sw_restore(&self->saved));
 }
 
-TEST_F_TIMEOUT(fuzz, two_writers, FUZZ_TIMEOUT)
+/*
+ * The seed and the number of writes, from the clock and FUZZ_DEFAULT_WRITES
+ * or from SW_FUZZ_SEED and SW_FUZZ_WRITES; then the feature on, so that
+ * wakeups read the policy while it changes. Returns the policy in force.
+ */
+static int fuzz_start(struct __test_metadata *_metadata, const struct sw_saved *saved,
+		      unsigned long long *seed, unsigned long long *writes, int threads)
 {
-	static struct fuzz_thread t[FUZZ_THREADS];	/* 11 KiB each, not on the stack */
-	unsigned long long seed, writes = FUZZ_DEFAULT_WRITES;
-	unsigned long all_writes = 0, all_accepted = 0, all_rejected = 0, all_reads = 0;
 	struct timespec ts;
-	int i, j, go = 0, started = 0, first, last;
-	bool any_accepted = false, last_ok = false;
 	char cur[64];
-	double t0;
+	int first;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	seed = (unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	ASSERT_LE(0, env_number("SW_FUZZ_SEED", &seed))
+	*seed = (unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	*writes = FUZZ_DEFAULT_WRITES;
+	ASSERT_LE(0, env_number("SW_FUZZ_SEED", seed))
 		TH_LOG("SW_FUZZ_SEED=\"%s\" is not a number", getenv("SW_FUZZ_SEED"));
-	ASSERT_LE(0, env_number("SW_FUZZ_WRITES", &writes))
+	ASSERT_LE(0, env_number("SW_FUZZ_WRITES", writes))
 		TH_LOG("SW_FUZZ_WRITES=\"%s\" is not a number", getenv("SW_FUZZ_WRITES"));
-	ASSERT_LT(0ULL, writes) TH_LOG("SW_FUZZ_WRITES=0: nothing to do");
-	ksft_print_msg("seed %llu, %llu writes by %d threads (SW_FUZZ_SEED=%llu repeats them)\n",
-		       seed, writes, FUZZ_THREADS, seed);
+	ASSERT_LT(0ULL, *writes) TH_LOG("SW_FUZZ_WRITES=0: nothing to do");
+	if (threads == 1)
+		*writes = (*writes + 1) / 2;
+	ksft_print_msg("seed %llu, %llu writes by %d thread%s (SW_FUZZ_SEED=%llu repeats them)\n",
+		       *seed, *writes, threads, threads > 1 ? "s" : "", *seed);
 	fflush(stdout);
 
-	/* With the feature on, wakeups read the policy while it changes. */
-	if (self->saved.have_feature)
+	if (saved->have_feature)
 		ASSERT_EQ(0, sw_feature_set(true));
 	ASSERT_EQ(0, sw_policy_get(cur, sizeof(cur)));
 	first = policy_index(cur);
 	ASSERT_LE(0, first) TH_LOG("policy \"%s\" is no name", cur);
+	return first;
+}
+
+/* What one thread did wrong, as EXPECTs. */
+static void fuzz_expect_thread(struct __test_metadata *_metadata, const struct fuzz_thread *t)
+{
+	int j;
+
+	for (j = 0; j < t->nr_msgs; j++)
+		TH_LOG("%s", t->msg[j]);
+	EXPECT_EQ(t->nr_writes, t->writes) TH_LOG("thread %d stopped early", t->id);
+	EXPECT_EQ(t->predicted, t->accepted) TH_LOG("thread %d: accepted writes", t->id);
+	EXPECT_EQ(0UL, t->mismatches) TH_LOG("thread %d: verdicts not predicted", t->id);
+	EXPECT_EQ(0UL, t->errors) TH_LOG("thread %d: neither success nor EINVAL", t->id);
+	EXPECT_EQ(0UL, t->bad_reads) TH_LOG("thread %d: reads not of the name due", t->id);
+	EXPECT_EQ(t->writes, t->accepted + t->rejected + t->errors);
+}
+
+TEST_F_TIMEOUT(fuzz, two_writers, FUZZ_TIMEOUT)
+{
+	static struct fuzz_thread t[FUZZ_THREADS];	/* 11 KiB each, not on the stack */
+	unsigned long all_writes = 0, all_accepted = 0, all_rejected = 0, all_reads = 0;
+	int i, go = 0, started = 0, first, last;
+	bool any_accepted = false, last_ok = false;
+	unsigned long long seed, writes;
+	char cur[64];
+	double t0;
+
+	first = fuzz_start(_metadata, &self->saved, &seed, &writes, FUZZ_THREADS);
 
 	for (i = 0; i < FUZZ_THREADS; i++) {
 		memset(&t[i], 0, sizeof(t[i]));
@@ -714,6 +759,7 @@ TEST_F_TIMEOUT(fuzz, two_writers, FUZZ_TIMEOUT)
 		t[i].nr_writes = writes / FUZZ_THREADS + (i < (int)(writes % FUZZ_THREADS));
 		t[i].fd = -1;
 		t[i].last_accepted = -1;
+		t[i].value = -1;
 	}
 	for (i = 0; i < FUZZ_THREADS; i++, started++)
 		if (pthread_create(&t[i].tid, NULL, fuzz_thread, &t[i]))
@@ -736,16 +782,8 @@ TEST_F_TIMEOUT(fuzz, two_writers, FUZZ_TIMEOUT)
 		       all_writes, all_accepted, all_rejected, all_reads,
 		       (sw_now_us() - t0) / 1e6);
 
-	for (i = 0; i < FUZZ_THREADS; i++) {
-		for (j = 0; j < t[i].nr_msgs; j++)
-			TH_LOG("%s", t[i].msg[j]);
-		EXPECT_EQ(t[i].nr_writes, t[i].writes) TH_LOG("thread %d stopped early", i);
-		EXPECT_EQ(t[i].predicted, t[i].accepted) TH_LOG("thread %d: accepted writes", i);
-		EXPECT_EQ(0UL, t[i].mismatches) TH_LOG("thread %d: verdicts not predicted", i);
-		EXPECT_EQ(0UL, t[i].errors) TH_LOG("thread %d: neither success nor EINVAL", i);
-		EXPECT_EQ(0UL, t[i].bad_reads) TH_LOG("thread %d: reads not of a name", i);
-		EXPECT_EQ(t[i].writes, t[i].accepted + t[i].rejected + t[i].errors);
-	}
+	for (i = 0; i < FUZZ_THREADS; i++)
+		fuzz_expect_thread(_metadata, &t[i]);
 
 	/*
 	 * The last accepted write of all is the last accepted write of one of
@@ -769,6 +807,34 @@ TEST_F_TIMEOUT(fuzz, two_writers, FUZZ_TIMEOUT)
 		for (i = 0; i < FUZZ_THREADS; i++)
 			TH_LOG("thread %d: last accepted %s", i, t[i].last_accepted < 0 ?
 			       "none" : sw_policies[t[i].last_accepted]);
+}
+
+/*
+ * One writer: no other thread moves the value, so every read must give
+ * exactly the name of the last accepted write, or the one from before if
+ * none was: a refused write must leave the value as it was.
+ */
+TEST_F_TIMEOUT(fuzz, one_writer, FUZZ_TIMEOUT)
+{
+	static struct fuzz_thread t;
+	unsigned long long seed, writes;
+	char cur[64];
+	int go = 1;
+
+	memset(&t, 0, sizeof(t));
+	t.value = fuzz_start(_metadata, &self->saved, &seed, &writes, 1);
+	t.go = &go;
+	/* A stream of its own, not thread 0's of two_writers. */
+	t.rng = fuzz_seed_state(seed, FUZZ_THREADS);
+	t.nr_writes = writes;
+	t.fd = -1;
+	t.last_accepted = -1;
+	fuzz_thread(&t);
+	fuzz_summary(&t);
+	fuzz_expect_thread(_metadata, &t);
+	ASSERT_EQ(0, sw_policy_get(cur, sizeof(cur)));
+	EXPECT_EQ(t.value, policy_index(cur))
+		TH_LOG("policy at the end \"%s\", not %s", cur, sw_policies[t.value]);
 }
 
 TEST_HARNESS_MAIN

@@ -105,6 +105,7 @@
 
 FIXTURE(placement) {
 	struct sw_saved saved;
+	bool wa_off;			/* not_affine turned WA_IDLE, WA_WEIGHT off */
 	int schedstats;
 	int smt;
 	int cpus;
@@ -146,6 +147,11 @@ FIXTURE_SETUP(placement)
 
 FIXTURE_TEARDOWN(placement)
 {
+	/* On by default, and nothing else here turns them off. */
+	if (self->wa_off) {
+		EXPECT_EQ(0, sw_write_str(SW_FEATURES_PATH, "WA_IDLE"));
+		EXPECT_EQ(0, sw_write_str(SW_FEATURES_PATH, "WA_WEIGHT"));
+	}
 	EXPECT_EQ(0, sw_restore(&self->saved));
 	if (self->schedstats >= 0)
 		EXPECT_LE(0, sw_schedstats_set(self->schedstats));
@@ -518,6 +524,207 @@ TEST_F_TIMEOUT(placement, fanout_promises_broken, ARM_TIMEOUT)
 		EXPECT_LT(0, a.st.v[SW_LANDED_SMT_SIBLING]);
 }
 
+/* This process' decisions in [@from, @to) of @t, by verdict. */
+struct own_count {
+	long n;
+	long v[SW_NR_STATS];
+};
+
+static void own_count(const struct sw_trace *t, long from, long to, struct own_count *c)
+{
+	long i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = from; i < to; i++) {
+		c->n++;
+		c->v[t->own_seq[i].verdict]++;
+	}
+}
+
+/* "n decisions: kept k, declined_waker_busy d, ..." (the nonzero ones) */
+static const char *own_count_str(const struct own_count *c, char *buf, size_t size)
+{
+	size_t off;
+	int i;
+
+	off = snprintf(buf, size, "%ld decisions of this process:", c->n);
+	for (i = SW_KEPT; i <= SW_LAST_VERDICT && off < size; i++)
+		if (c->v[i])
+			off += snprintf(buf + off, size - off, " %s %ld", sw_stat_names[i],
+					c->v[i]);
+	return buf;
+}
+
+/* ---- a waker that is not alone ---------------------------------------- */
+
+/* Round trips per policy of the pinned-pair tests. */
+#define PINNED_ROUNDS		200
+
+/* Let @pid run on @a, and on @b too if it is not -1. Returns 0 or -errno. */
+static int pin(pid_t pid, int a, int b)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	if (b >= 0)
+		CPU_SET(b, &set);
+	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
+}
+
+/*
+ * The waker (this process) is pinned to CPU @a, with a CPU hog beside it if
+ * @hog. The wakee may run on @a and @b, but moves to @home (one of them)
+ * before each answer, so that it sleeps with prev_cpu @home, unless a load
+ * balancer moves it before it sleeps. Returns 0 or -errno.
+ */
+static int pinned_pair_run(int a, int b, int home, bool hog_on_a, long rounds)
+{
+	int p2c[2] = { -1, -1 }, c2p[2] = { -1, -1 }, status, err = 0;
+	pid_t hog, wakee = -1;
+	cpu_set_t saved;
+	char c = 'x';
+	long i;
+
+	if (sched_getaffinity(0, sizeof(saved), &saved))
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	hog = hog_on_a ? fork() : 0;
+	if (hog < 0)
+		return -errno;
+	if (hog_on_a && !hog) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pin(0, a, -1))
+			_exit(1);
+		for (;;)
+			;
+	}
+	if (pipe2(p2c, O_CLOEXEC) || pipe2(c2p, O_CLOEXEC)) {
+		err = -errno;
+		goto out;
+	}
+	wakee = fork();
+	if (wakee < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!wakee) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(p2c[1]);
+		close(c2p[0]);
+		while (read(p2c[0], &c, 1) == 1)
+			if (pin(0, home, -1) || pin(0, a, b) || write(c2p[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	p2c[0] = -1;
+	c2p[1] = -1;
+	err = pin(0, a, -1);
+	for (i = 0; i < rounds && !err; i++)
+		if (write(p2c[1], &c, 1) != 1 || read(c2p[0], &c, 1) != 1)
+			err = -EIO;
+out:
+	for (i = 0; i < 2; i++) {
+		if (p2c[i] >= 0)
+			close(p2c[i]);
+		if (c2p[i] >= 0)
+			close(c2p[i]);
+	}
+	if (hog > 0) {
+		kill(hog, SIGKILL);
+		waitpid(hog, &status, 0);
+	}
+	if (wakee > 0 && (waitpid(wakee, &status, 0) != wakee ||
+			  !WIFEXITED(status) || WEXITSTATUS(status)))
+		err = err ? err : -ECHILD;
+	if (sched_setaffinity(0, sizeof(saved), &saved))
+		err = err ? err : -errno;
+	return err;
+}
+
+/* The first two CPUs this process may run on, into @a and @b. */
+static int first_two_cpus(int *a, int *b)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (*a = 0; *a < CPU_SETSIZE && !CPU_ISSET(*a, &set); (*a)++)
+		;
+	for (*b = *a + 1; *b < CPU_SETSIZE && !CPU_ISSET(*b, &set); (*b)++)
+		;
+	return *b < CPU_SETSIZE ? 0 : -ENODEV;
+}
+
+/*
+ * Run the pinned pair under waker-if-alone, reciprocal-only and
+ * honest-waker and check this process' decisions in the trace: none kept,
+ * and @verdict for waker-if-alone and, without SMT, reciprocal-only (the
+ * wakee answers its waker, so the pair is reciprocal).
+ */
+static void expect_pinned_pair(struct __test_metadata *_metadata, int smt, int home_b,
+			       bool hog, int verdict)
+{
+	static const char * const policies[] = {
+		"waker-if-alone", "reciprocal-only", "honest-waker",
+	};
+	struct own_count c;
+	struct arm arm;
+	char buf[512];
+	int a = 0, b = 1, err;
+	size_t p;
+
+	ASSERT_EQ(0, first_two_cpus(&a, &b));
+	for (p = 0; p < ARRAY_SIZE(policies); p++) {
+		memset(&arm, 0, sizeof(arm));
+		ASSERT_EQ(0, sw_policy_set(policies[p]));
+		ASSERT_EQ(0, sw_feature_set(true));
+		err = sw_trace_start();
+		ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT_DIR, strerror(-err));
+		err = pinned_pair_run(a, b, home_b ? b : a, hog, PINNED_ROUNDS);
+		ASSERT_EQ(0, sw_trace_stop(policies[p], &arm.trace));
+		ASSERT_EQ(0, err) TH_LOG("pinned pair: %s", strerror(-err));
+		expect_trace_sound(_metadata, policies[p], &arm, true, 1);
+		ASSERT_GE(SW_TRACE_OWN_MAX, arm.trace.own);
+		own_count(&arm.trace, 0, arm.trace.own, &c);
+		TH_LOG("%s: %s", policies[p], own_count_str(&c, buf, sizeof(buf)));
+		/* A wakee that has not slept yet when the next byte comes is not decided. */
+		EXPECT_LT(0, c.n) TH_LOG("%s: no decision", policies[p]);
+		EXPECT_EQ(0, c.v[SW_KEPT]) TH_LOG("%s: kept", policies[p]);
+		if (p == 0 || (p == 1 && !smt))
+			EXPECT_LT(0, c.v[verdict])
+				TH_LOG("%s: no %s", policies[p], sw_stat_names[verdict]);
+	}
+}
+
+/*
+ * A wake-affine target on the waker CPU is not enough: the waker must be
+ * alone there. The wakee sleeps on the waker CPU, so prev_cpu is the waker
+ * CPU and wake_affine() does not even run, but a hog runs beside the
+ * waker: declined_waker_busy, whatever the timing never kept.
+ */
+TEST_F_TIMEOUT(placement, waker_busy, ARM_TIMEOUT)
+{
+	expect_pinned_pair(_metadata, self->smt, false, true, SW_DECLINED_WAKER_BUSY);
+}
+
+/*
+ * Nor is a waker alone on its CPU enough: wake_affine() must have chosen
+ * that CPU. With WA_IDLE and WA_WEIGHT off it returns prev_cpu for every
+ * wakeup, and the wakee sleeps on the other CPU: declined_not_affine,
+ * never kept.
+ */
+TEST_F_TIMEOUT(placement, not_affine, ARM_TIMEOUT)
+{
+	ASSERT_EQ(0, sw_write_str(SW_FEATURES_PATH, "NO_WA_IDLE"));
+	self->wa_off = true;
+	ASSERT_EQ(0, sw_write_str(SW_FEATURES_PATH, "NO_WA_WEIGHT"));
+	expect_pinned_pair(_metadata, self->smt, true, false, SW_DECLINED_NOT_AFFINE);
+}
+
 /* ---- honest-waker ---------------------------------------------------- */
 
 /*
@@ -546,22 +753,6 @@ TEST_F_TIMEOUT(placement, fanout_promises_broken, ARM_TIMEOUT)
 #define FANOUT_DROPPED_MIN	0.60
 /* Phase lengths of the re-judging test, in round trips or rounds. */
 #define PHASE_ROUNDS		300
-/* This process' decisions in [@from, @to) of @t, by verdict. */
-struct own_count {
-	long n;
-	long v[SW_NR_STATS];
-};
-
-static void own_count(const struct sw_trace *t, long from, long to, struct own_count *c)
-{
-	long i;
-
-	memset(c, 0, sizeof(*c));
-	for (i = from; i < to; i++) {
-		c->n++;
-		c->v[t->own_seq[i].verdict]++;
-	}
-}
 
 /* The first of this process' decisions at or after @from that is not hint_only. */
 static long own_record_full(const struct sw_trace *t, long from, long to)
