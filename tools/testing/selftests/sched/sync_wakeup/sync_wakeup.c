@@ -663,6 +663,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 			out->own_seq[out->own].wakee = pid;
 			out->own_seq[out->own].verdict = v;
 			out->own_seq[out->own].record = record;
+			out->own_seq[out->own].this_cpu = this_cpu;
+			out->own_seq[out->own].prev_cpu = prev_cpu;
 		}
 		out->own++;
 		if (!strcmp(tp->policy, "honest-waker") && record >= 0) {

@@ -159,6 +159,7 @@ struct sw_own_decision {
 	int wakee;
 	int verdict;			/* SW_KEPT ... SW_HINT_ONLY */
 	int record;			/* judged on: history | count << 8, -1 unknown */
+	int this_cpu, prev_cpu;
 };
 
 /* What sw_trace_stop() found in the trace, every task's events. */
