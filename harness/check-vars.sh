@@ -56,7 +56,7 @@ number BOOT_TIMEOUT 300 86400
 number GUEST_JOBS 1 4
 # The torture needs more than its 10 s stall limit, and the boot has to
 # finish within BOOT_TIMEOUT: about 300 s of it go to booting and setup.
-boot_timeout=${BOOT_TIMEOUT:-1200}
+boot_timeout=${BOOT_TIMEOUT:-2400}
 if [ -n "${STRESS_SECS:-}" ] && [ "$STRESS_SECS" != 0 ]; then
 	number STRESS_SECS 20 $((boot_timeout - 300))
 fi
