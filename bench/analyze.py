@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Summarise bench runs (raw.csv from bench/guest-bench.sh) per workload and arm.
 
-For every workload and metric, and every arm: n, mean, median, stddev, min,
-the change of the mean against the baseline arm, whether that change is
-significant by Welch's two-sided t-test at 95%, and the share of sync wakeups
-the feature kept on the waker's CPU or whose hint it dropped (from the
-kernel's counters). Writes table.md (also printed), summary.csv and plot.png
+For every workload and metric, and every arm: n, mean, median, coefficient
+of variation, min, the change of the mean against the baseline arm with its
+95% confidence interval (Welch: unequal variances, Welch-Satterthwaite
+degrees of freedom, from scipy.stats), and the share of sync wakeups the
+feature kept on the waker's CPU or whose hint it dropped (from the kernel's
+counters). A change whose interval spans zero is "no difference shown" and
+has no sign. The interval is for the difference of the means, scaled by the
+baseline's mean; a t interval holds with few runs where a bootstrap would
+under-cover, if the runs of an arm are roughly normal. Writes table.md (also printed), summary.csv and plot.png
 (gnuplot: every workload normalised to the baseline arm's mean).
 
 Usage: analyze.py [--baseline ARM] [--out DIR] [--no-plot] raw.csv [more.csv ...]
@@ -20,6 +24,12 @@ import statistics
 import subprocess
 import sys
 
+try:
+    from scipy import stats
+except ImportError:
+    sys.exit("analyze: error: scipy is missing: apt-get install python3-scipy "
+             "(or make deps), and run it with Debian's /usr/bin/python3")
+
 COLUMNS = ["round", "workload", "arm", "metric", "value", "unit", "better",
            "sync_wakeups", "kept_on_waker_cpu", "declined_total", "hint_dropped"]
 ARM_ORDER = ["base", "patched-off", "off", "hint-only", "waker-if-alone",
@@ -27,8 +37,9 @@ ARM_ORDER = ["base", "patched-off", "off", "hint-only", "waker-if-alone",
 WORKLOAD_ORDER = ["pipe", "pipe-cpu01", "pipe-cpu0"] + \
     [f"{k}-{m}-g{g}" for k in ("msg", "hackbench") for m in ("thread", "process")
      for g in (1, 2, 4)] + ["sockperf"]
-ALPHA = 0.05
-TEST = "Welch's two-sided t-test (unequal variances), 95% (p < 0.05)"
+CONFIDENCE = 0.95
+TEST = "95% confidence interval of the change of the mean (Welch, unequal variances)"
+NO_DIFF = "no difference shown"
 
 # The thread's tables (seeds/README.md): one row per arm, one column per case.
 def _case(kind, g):
@@ -53,61 +64,24 @@ def die(msg):
     sys.exit(f"analyze: error: {msg}")
 
 
-# --- Welch's t-test, with the t distribution from the incomplete beta ------
-
-def _betacf(a, b, x):
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-14:
-            break
-    return h
-
-
-def betai(a, b, x):
-    """Regularised incomplete beta function I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lbt = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-           + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(lbt) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(lbt) * _betacf(b, a, 1.0 - x) / b
-
+# --- Welch's interval ---------------------------------------------------------
 
 def welch(xs, ys):
-    """(t, df, two-sided p) of Welch's t-test, or None with fewer than 2 runs."""
+    """Welch's comparison of the means of xs and ys: {"diff", "lo", "hi", "p"}
+    (the difference of the means, its confidence interval at CONFIDENCE, the
+    two-sided p),
+    or None with fewer than 2 runs on either side."""
     n1, n2 = len(xs), len(ys)
     if n1 < 2 or n2 < 2:
         return None
-    m1, m2 = statistics.fmean(xs), statistics.fmean(ys)
+    diff = statistics.fmean(xs) - statistics.fmean(ys)
     v1, v2 = statistics.variance(xs) / n1, statistics.variance(ys) / n2
     if v1 + v2 == 0.0:
-        return (0.0, float(n1 + n2 - 2), 1.0 if m1 == m2 else 0.0)
-    t = (m1 - m2) / math.sqrt(v1 + v2)
+        return {"diff": diff, "lo": diff, "hi": diff, "p": 1.0 if diff == 0 else 0.0}
     df = (v1 + v2) ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1))
-    p = betai(df / 2.0, 0.5, df / (df + t * t))
-    return (t, df, p)
+    half = stats.t.ppf(0.5 + CONFIDENCE / 2, df) * math.sqrt(v1 + v2)
+    p = stats.ttest_ind(xs, ys, equal_var=False).pvalue
+    return {"diff": diff, "lo": diff - half, "hi": diff + half, "p": float(p)}
 
 
 # --- reading ----------------------------------------------------------------
@@ -182,10 +156,16 @@ def summarise(rows, baseline):
             v = [r["value"] for r in runs]
             s = {"n": len(v), "mean": statistics.fmean(v), "median": statistics.median(v),
                  "stddev": statistics.stdev(v) if len(v) > 1 else float("nan"),
+                 "cv": (statistics.stdev(v) / abs(statistics.fmean(v))
+                        if len(v) > 1 and statistics.fmean(v) else float("nan")),
                  "min": min(v), "values": v}
             s["delta"] = (100.0 * (s["mean"] - base_mean) / base_mean
                           if base_mean else None)
             s["test"] = welch(v, base) if base and arm != baseline else None
+            # The change and its interval in % of the baseline's mean.
+            s["ci"] = None
+            if s["test"] and base_mean:
+                s["ci"] = tuple(100.0 * s["test"][k] / abs(base_mean) for k in ("lo", "hi"))
             for name in ("kept_on_waker_cpu", "hint_dropped"):
                 shares = [x for x in (ratio(r, name) for r in runs) if x is not None]
                 s[name] = statistics.fmean(shares) if shares else None
@@ -194,17 +174,29 @@ def summarise(rows, baseline):
     return groups
 
 
+def shown(s):
+    """Did the arm's change of the mean exclude zero at CONFIDENCE?"""
+    return s["ci"] is not None and (s["ci"][0] > 0 or s["ci"][1] < 0)
+
+
 def verdict(s, better, arm, baseline):
     if arm == baseline:
         return "baseline"
-    if s["test"] is None:
+    if s["ci"] is None:
         return "n/a (n < 2)"
-    p = s["test"][2]
-    if p >= ALPHA:
-        return f"no (p={p:.2f})"
+    if not shown(s):
+        return NO_DIFF
     good = (s["delta"] < 0) == (better == "lower")
-    shown = "p<0.001" if p < 0.001 else f"p={p:.3f}"
-    return f"**yes, {'better' if good else 'worse'}** ({shown})"
+    return f"**{'better' if good else 'worse'}**"
+
+
+def change(s):
+    """"+32.2% [+20.1, +44.3]"; only the interval where it spans zero."""
+    if s["delta"] is None or s["ci"] is None:
+        return "-"
+    if not shown(s):
+        return f"[{s['ci'][0]:+.1f}, {s['ci'][1]:+.1f}]"
+    return f"{s['delta']:+.1f}% [{s['ci'][0]:+.1f}, {s['ci'][1]:+.1f}]"
 
 
 def num(x):
@@ -229,9 +221,9 @@ def workload_tables(groups, arms, workloads, baseline, cmds):
                 continue
             cmd = f" — `{cmds[w]}`" if w in cmds else ""
             out.append(f"### {w}: {metric}, {g['unit']}, {g['better']} is better{cmd}\n")
-            out.append(f"Significant? {TEST} against {baseline}.\n")
-            out.append(f"| arm | n | mean | median | stddev | min | Δ mean vs {baseline} "
-                       "| significant? | fired: kept on waker CPU / hint dropped |")
+            out.append(f"Δ: {TEST} against {baseline}, in % of its mean.\n")
+            out.append(f"| arm | n | mean | median | CV | min | Δ mean vs {baseline} [95% CI] "
+                       "| verdict | fired: kept on waker CPU / hint dropped |")
             out.append("|---|--:|--:|--:|--:|--:|--:|---|--:|")
             for arm in arms:
                 s = g["arms"].get(arm)
@@ -242,8 +234,8 @@ def workload_tables(groups, arms, workloads, baseline, cmds):
                     fired = (f"{pct(s['kept_on_waker_cpu'], False)} / "
                              f"{pct(s['hint_dropped'], False)}")
                 out.append(f"| {arm} | {s['n']} | {num(s['mean'])} | {num(s['median'])} "
-                           f"| {num(s['stddev'])} | {num(s['min'])} | "
-                           f"{'-' if arm == baseline else pct(s['delta'])} | "
+                           f"| {pct(s['cv'], False)} | {num(s['min'])} | "
+                           f"{'-' if arm == baseline else change(s)} | "
                            f"{verdict(s, g['better'], arm, baseline)} | {fired} |")
             out.append("")
     return out
@@ -261,7 +253,7 @@ def summary_tables(groups, arms, baseline):
             continue
         units = sorted({f"{g['unit']}, {g['better']} is better" for _, _, _, g in cols})
         out.append(f"### {name}: {what}; mean ({'; '.join(units)}), "
-                   f"Δ vs {baseline}; * = significant by {TEST}\n")
+                   f"Δ vs {baseline} where its {TEST} excludes zero\n")
         out.append("| arm | " + " | ".join(c[0] for c in cols) + " |")
         out.append("|---|" + "--:|" * len(cols))
         for arm in arms:
@@ -273,8 +265,8 @@ def summary_tables(groups, arms, baseline):
                 elif arm == baseline or s["delta"] is None:
                     cells.append(num(s["mean"]))
                 else:
-                    star = "*" if s["test"] and s["test"][2] < ALPHA else ""
-                    cells.append(f"{num(s['mean'])} ({pct(s['delta'])}{star})")
+                    cells.append(f"{num(s['mean'])} "
+                                 f"({pct(s['delta']) if shown(s) else NO_DIFF})")
             out.append(f"| {arm} | " + " | ".join(cells) + " |")
         out.append("")
     return out
@@ -284,7 +276,8 @@ def write_summary_csv(path, groups, arms, workloads, baseline):
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["workload", "metric", "unit", "better", "arm", "n", "mean", "median",
-                    "stddev", "min", f"delta_pct_vs_{baseline}", "welch_p",
+                    "stddev", "cv", "min", f"delta_pct_vs_{baseline}", "ci95_lo_pct",
+                    "ci95_hi_pct", "welch_p",
                     "kept_share", "hint_dropped_share"])
         for wl in workloads:
             for (gw, metric), g in groups.items():
@@ -296,9 +289,11 @@ def write_summary_csv(path, groups, arms, workloads, baseline):
                         continue
                     w.writerow([wl, metric, g["unit"], g["better"], arm, s["n"],
                                 f"{s['mean']:.6g}", f"{s['median']:.6g}",
-                                f"{s['stddev']:.6g}", f"{s['min']:.6g}",
+                                f"{s['stddev']:.6g}", f"{s['cv']:.4f}", f"{s['min']:.6g}",
                                 "" if s["delta"] is None else f"{s['delta']:.3f}",
-                                "" if s["test"] is None else f"{s['test'][2]:.4g}",
+                                "" if s["ci"] is None else f"{s['ci'][0]:.3f}",
+                                "" if s["ci"] is None else f"{s['ci'][1]:.3f}",
+                                "" if s["test"] is None else f"{s['test']['p']:.4g}",
                                 "" if s["kept_on_waker_cpu"] is None else f"{s['kept_on_waker_cpu']:.4f}",
                                 "" if s["hint_dropped"] is None else f"{s['hint_dropped']:.4f}"])
 
@@ -387,8 +382,9 @@ def main():
     md = [f"# {args.title or 'WF_SYNC wakeup placement: A/B of every arm'}", ""]
     md.append(f"{len(rows)} measurements from {', '.join(args.csv)}; arms {', '.join(arms)}; "
               f"{len(rounds)} round(s). Baseline: **{args.baseline}**. "
-              f"Δ is the change of the mean against the baseline's mean. "
-              f"Significance: {TEST} of each arm's runs against the baseline's. "
+              f"Δ is the change of the mean against the baseline's mean, given with its "
+              f"{TEST}, in % of the baseline's mean; where that interval spans zero the "
+              f"change is \"{NO_DIFF}\", with no sign. CV: stddev / mean of the runs. "
               "Fired share: mean over runs of kept_on_waker_cpu / sync_wakeups and "
               "hint_dropped / sync_wakeups from debugfs sched/sync_wakeup_stats "
               "(\"-\": not counted, e.g. feature off or unpatched kernel).")

@@ -95,7 +95,7 @@ main() {
 	merge "$res"
 	echo "bench wall time: $(($(date +%s) - start)) s" >>"$res/meta.txt"
 	grep '^cmd\.' "$res/base-1/meta.txt" >>"$res/meta.txt"
-	python3 "$BENCH/analyze.py" --baseline base --out "$res" \
+	"$PYTHON" "$BENCH/analyze.py" --baseline base --out "$res" \
 		--title "Overhead: unpatched base vs patched with SYNC_PAIR_AFFINE off ($BOOTS boot pairs pooled, $TOPO, $(cat "$res/base-1/accel"))" \
 		"$res/raw.csv"
 	echo

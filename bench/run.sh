@@ -70,7 +70,7 @@ main() {
 	host_meta "$res/vm/accel" bench >>"$res/meta.txt"
 	echo "bench wall time: $(($(date +%s) - start)) s" >>"$res/meta.txt"
 	log "analysis (baseline $base)"
-	python3 "$BENCH/analyze.py" --baseline "$base" --out "$res" \
+	"$PYTHON" "$BENCH/analyze.py" --baseline "$base" --out "$res" \
 		--title "WF_SYNC placement A/B, $(sed -n 's/^guest.kernel: //p' "$res/meta.txt"), $TOPO, $(cat "$res/vm/accel")" \
 		"$res/raw.csv"
 	echo

@@ -10,6 +10,10 @@ TREE="$BUILD/linux"
 # Directories of the repo that are copied over the tree at their kernel paths.
 # shellcheck disable=SC2034
 OVERLAY_DIRS="kernel include Documentation tools/testing/selftests/sched"
+# Debian's interpreter, which has the python3-* packages deps.sh installs
+# (a python3 earlier in PATH, e.g. pyenv's, may lack them).
+# shellcheck disable=SC2034
+PYTHON=/usr/bin/python3
 
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
 export CCACHE_BASEDIR="$REPO"

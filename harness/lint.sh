@@ -20,7 +20,7 @@ tap "$rc" "make series generates the mails from patches/ and the overlay" "$out"
 check_mails "$TREE" "$SERIES_WORK/out"
 
 for f in $(cd "$REPO" && find Documentation -name '*.rst' | LC_ALL=C sort); do
-	out=$(python3 - "$REPO/$f" 2>&1 <<'PY'
+	out=$("$PYTHON" - "$REPO/$f" 2>&1 <<'PY'
 import sys
 import docutils.core
 docutils.core.publish_doctree(open(sys.argv[1]).read(), source_path=sys.argv[1],
@@ -46,6 +46,10 @@ tap "$rc" "vm/scan-console.sh tells kernel complaints from a clean boot ($(grep 
 
 out=$("$REPO/harness/tap-summary-test.sh" 2>&1) && rc=0 || rc=1
 tap "$rc" "harness/tap-summary.awk counts plans, crashes and skips right ($(grep -c '^ok' <<<"$out") samples)" \
+	"$(grep -A1 '^not ok' <<<"$out")"
+
+out=$("$REPO/bench/analyze-test.sh" 2>&1) && rc=0 || rc=1
+tap "$rc" "bench/analyze.py gives a change a sign only where its 95% interval excludes zero ($(grep -c '^ok' <<<"$out") cases)" \
 	"$(grep -A1 '^not ok' <<<"$out")"
 
 out=$("$REPO/harness/check-vars-test.sh" 2>&1) && rc=0 || rc=1

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Does bench/analyze.py label changes by their interval? Synthetic raw.csv
+# files, each with what table.md and summary.csv must say; TAP on stdout.
+set -eu
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+n=0
+
+# runs FILE ARM VALUE...: one pipe run of ARM per VALUE, lower is better.
+runs() {
+	local file=$1 arm=$2 round=0 v
+	shift 2
+	[ -s "$file" ] ||
+		echo "round,workload,arm,metric,value,unit,better,sync_wakeups,kept_on_waker_cpu,declined_total,hint_dropped" >"$file"
+	for v in "$@"; do
+		round=$((round + 1))
+		echo "$round,pipe,$arm,time-per-op,$v,usec/op,lower,100,50,0,0" >>"$file"
+	done
+}
+
+# analyze NAME: run analyze.py on $scratch/NAME.csv into $scratch/NAME/.
+analyze() {
+	"$PYTHON" "$BENCH/analyze.py" --baseline base --no-plot --out "$scratch/$1" "$scratch/$1.csv" >/dev/null
+}
+
+# expect NAME DESCRIPTION COMMAND...: one TAP line, ok if COMMAND succeeds.
+expect() {
+	local name=$1 what=$2
+	shift 2
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n $name: $what"
+	else
+		echo "not ok $n $name: $what"
+		sed 's/^/# /' "$scratch/$name/table.md"
+	fi
+}
+
+# row NAME ARM: the arm's row of the summary table (the first table).
+row() { grep -m1 "^| $2 |" "$scratch/$1/table.md"; }
+# csv NAME ARM COLUMN: one field of summary.csv.
+csv() {
+	awk -F, -v arm="$2" -v col="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR > 1 && $5 == arm { print $c[col] }' "$scratch/$1/summary.csv"
+}
+near() { awk -v a="$1" -v b="$2" -v tol="$3" 'BEGIN { d = a - b; exit !(d < tol && -d < tol) }'; }
+
+# Two arms from one distribution: no sign, in either table.
+runs "$scratch/same.csv" base 10 11 9 10 10
+runs "$scratch/same.csv" arm 10.2 9 11 10 10.3
+analyze same
+expect same "an interval across zero is 'no difference shown'" \
+	grep -q "^| arm | 10.1 (no difference shown) |$" "$scratch/same/table.md"
+expect same "and the per-workload row gives the interval, no change" \
+	grep -Eq '^\| arm \| 5 \|.*\| \[-[0-9.]+, \+[0-9.]+\] \| no difference shown \|' \
+	"$scratch/same/table.md"
+
+# Twice as slow, lower is better: a sign and "worse".
+runs "$scratch/slow.csv" base 10 10.1 9.9 10 10
+runs "$scratch/slow.csv" arm 20 20.2 19.8 20 20
+analyze slow
+expect slow "a change whose interval excludes zero keeps its sign" \
+	grep -q "^| arm | 20 (+100.0%) |$" "$scratch/slow/table.md"
+expect slow "and is worse when lower is better" \
+	grep -Eq '^\| arm \| 5 \|.*\| \+100\.0% \[\+9[0-9.]+, \+10[0-9.]+\] \| \*\*worse\*\* \|' \
+	"$scratch/slow/table.md"
+
+# Welch's interval, worked by hand: x = 1..5, y = 2 3 4 5 7 (baseline).
+# diff -1.2, se sqrt(0.5 + 0.74), df 7.71, t(0.975, 7.71) 2.319: [-3.78,
+# +1.38], in % of the baseline's mean 4.2: [-90.0, +32.9]; p 0.314.
+runs "$scratch/hand.csv" base 2 3 4 5 7
+runs "$scratch/hand.csv" arm 1 2 3 4 5
+analyze hand
+expect hand "the 95% interval is Welch's, in % of the baseline's mean" \
+	eval 'near "$(csv hand arm ci95_lo_pct)" -90.0 0.3 && near "$(csv hand arm ci95_hi_pct)" 32.9 0.3'
+expect hand "the p value is Welch's two-sided one" near "$(csv hand arm welch_p)" 0.314 0.001
+expect hand "the CV is stddev / mean" near "$(csv hand arm cv)" 0.5270 0.0001
