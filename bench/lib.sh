@@ -95,6 +95,21 @@ invocation() {
 	done
 }
 
+# busy_host [LOADAVG]: why the host looks busy, nothing if it does not. The
+# runnable tasks in /proc/loadavg (field 4, less the reader), ten samples
+# over two seconds: the load averages lag minutes behind a finished build.
+busy_host() {
+	local file=${1:-/proc/loadavg} i sum=0 n
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		n=$(cut -d' ' -f4 "$file")
+		sum=$((sum + ${n%%/*} - 1))
+		[ "$i" = 10 ] || sleep 0.2
+	done
+	[ "$sum" -lt 5 ] ||
+		echo "$((sum / 10)).$((sum % 10)) tasks runnable besides this one on average over 2 s; an idle host has 0"
+	return 0
+}
+
 # host_meta ACCEL_FILE: the host half of meta.txt.
 host_meta() {
 	local series

@@ -58,17 +58,23 @@ build() {
 }
 
 main() {
-	local res base start
+	local res base start busy
 	check_settings
 	base=$(baseline)
 	build
 	res=$(new_results_dir "")
+	busy=$(busy_host /proc/loadavg)
+	[ -z "$busy" ] ||
+		log "warning: the host is busy ($busy): stop what runs beside the benchmark, or its noise goes into every timing"
 	start=$(date +%s)
 	log "bench: $("$BENCH/guest-bench.sh" --check | sed -n 's/^runs: //p') runs on $TOPO, in one boot; results in $res"
 	boot_bench "$res/vm"
 	cp "$res/vm/raw.csv" "$res/vm/meta.txt" "$res/"
-	host_meta "$res/vm/accel" bench >>"$res/meta.txt"
-	echo "bench wall time: $(($(date +%s) - start)) s" >>"$res/meta.txt"
+	{
+		host_meta "$res/vm/accel" bench
+		echo "host.busy_before: ${busy:-no}"
+		echo "bench wall time: $(($(date +%s) - start)) s"
+	} >>"$res/meta.txt"
 	log "analysis (baseline $base)"
 	"$PYTHON" "$BENCH/analyze.py" --baseline "$base" --out "$res" \
 		--title "WF_SYNC placement A/B, $(sed -n 's/^guest.kernel: //p' "$res/meta.txt"), $TOPO, $(cat "$res/vm/accel")" \

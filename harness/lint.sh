@@ -52,6 +52,10 @@ out=$("$REPO/bench/analyze-test.sh" 2>&1) && rc=0 || rc=1
 tap "$rc" "bench/analyze.py gives a change a sign only where its 95% interval excludes zero ($(grep -c '^ok' <<<"$out") cases)" \
 	"$(grep -A1 '^not ok' <<<"$out")"
 
+out=$("$REPO/bench/lib-test.sh" 2>&1) && rc=0 || rc=1
+tap "$rc" "bench/lib.sh busy_host tells a busy host from an idle one ($(grep -c '^ok' <<<"$out") samples)" \
+	"$(grep '^not ok' <<<"$out")"
+
 out=$("$REPO/harness/check-vars-test.sh" 2>&1) && rc=0 || rc=1
 tap "$rc" "harness/check-vars.sh refuses bad variables before any work ($(grep -c '^ok' <<<"$out") cases)" \
 	"$(grep '^not ok' <<<"$out")"
