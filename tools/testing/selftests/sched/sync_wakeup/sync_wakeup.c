@@ -444,8 +444,13 @@ int sw_trace_fields(const char *dir, char *buf, size_t size)
 	return off < size ? 0 : -ENOSPC;
 }
 
-/* Per CPU: a pipe ping-pong of a few thousand round trips fits many times. */
-#define SW_TRACE_BUFFER_KB	"8192"
+/*
+ * Per CPU. The placement tests' traces held 700 to 9,000 entries over all
+ * CPUs (llc2, 2026-12-01), a few hundred KB; an overflow fails the check
+ * (events lost). 8192 took 5-12 s to set up under TCG with KASAN, this
+ * 1-2 s.
+ */
+#define SW_TRACE_BUFFER_KB	"2048"
 
 /* The value of tracefs file @i as it can be written back. */
 static int sw_trace_save(int i)
@@ -779,8 +784,11 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 	while ((n = getline(&line, &cap, fp)) > 0) {
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "# entries-in-buffer/entries-written: %lu/%lu",
-			   &in_buffer, &written) == 2 && in_buffer != written)
-			sw_trace_wrong(tp, line, "events lost: the buffer overflowed");
+			   &in_buffer, &written) == 2) {
+			tp->out->entries = in_buffer;
+			if (in_buffer != written)
+				sw_trace_wrong(tp, line, "events lost: the buffer overflowed");
+		}
 		if (strstr(line, "LOST") && strstr(line, "EVENTS]"))
 			sw_trace_wrong(tp, line, "events lost");
 		if (line[0] == '#')
@@ -874,8 +882,8 @@ const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
 	size_t off;
 	int i;
 
-	off = snprintf(buf, size, "events=%ld ours=%ld (%d tasks)", t->events, t->ours,
-		       t->our_pids);
+	off = snprintf(buf, size, "entries=%ld events=%ld ours=%ld (%d tasks)", t->entries,
+		       t->events, t->ours, t->our_pids);
 	for (i = SW_KEPT; i <= SW_LAST_VERDICT && off < size; i++)
 		if (t->verdicts[i])
 			off += snprintf(buf + off, size - off, " %s=%ld",
@@ -1133,12 +1141,28 @@ double sw_pp_share(const struct sw_pingpong *pp)
 }
 
 /*
- * Microseconds the ping-pong's child sleeps before each answer (0: none).
- * Under TCG a vCPU that wakes the child can be held back until the child
- * has answered, so the parent finds the answer and never sleeps; a child
- * that sleeps first lets the parent reach its read() and block.
+ * Wait until the task whose /proc/<pid>/stat is open on @fd is asleep
+ * (state S): 0 or -errno.
  */
-long sw_pingpong_answer_delay_us;
+static int sw_wait_asleep(int fd)
+{
+	char buf[512], *state;
+	ssize_t n;
+
+	for (;;) {
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n < 0)
+			return -errno;
+		buf[n] = '\0';
+		/* "pid (comm) S ...": comm may hold ')' */
+		state = strrchr(buf, ')');
+		if (!state || state[1] != ' ')
+			return -EPROTO;
+		if (state[2] == 'S')
+			return 0;
+		usleep(SW_ASLEEP_POLL_US);
+	}
+}
 
 /*
  * Ping-pong between this process and a child over two pipes: every
@@ -1149,12 +1173,16 @@ long sw_pingpong_answer_delay_us;
  * compares it with its own CPU right after read() returns. @warmup round
  * trips run first and are not counted; then, if @st is set, the counters
  * are reset, @rounds round trips are counted and the counters are read
- * into @st before the child exits. Returns 0 or -errno.
+ * into @st before the child exits. With SW_PP_ANSWER_ASLEEP in @flags the
+ * child answers only once this process is asleep in its read(), so each
+ * promise this process makes is kept unless the tick breaks it: under TCG
+ * the child's vCPU can otherwise run and answer before the waker's vCPU
+ * reaches its read(), and the waker never sleeps. Returns 0 or -errno.
  */
-int sw_pingpong_run(long warmup, long rounds, struct sw_stats *st,
-		    struct sw_pingpong *out)
+int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
+		    struct sw_stats *st, struct sw_pingpong *out)
 {
-	int p2c[2], c2p[2], err = 0, status;
+	int p2c[2], c2p[2], err = 0, status, parent = -1;
 	struct sw_pingpong *shared;
 	double t0 = 0;
 	long i;
@@ -1173,6 +1201,13 @@ int sw_pingpong_run(long warmup, long rounds, struct sw_stats *st,
 	if (pipe2(c2p, O_CLOEXEC)) {
 		err = -errno;
 		goto out_p2c;
+	}
+	if (flags & SW_PP_ANSWER_ASLEEP) {
+		parent = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+		if (parent < 0) {
+			err = -errno;
+			goto out_c2p;
+		}
 	}
 
 	fflush(stdout);
@@ -1197,8 +1232,11 @@ int sw_pingpong_run(long warmup, long rounds, struct sw_stats *st,
 				shared->handoffs[0]++;
 				shared->same_cpu[0] += cpu == msg;
 			}
-			if (sw_pingpong_answer_delay_us)
-				usleep(sw_pingpong_answer_delay_us);
+			if (parent >= 0) {
+				shared->child_err = sw_wait_asleep(parent);
+				if (shared->child_err)
+					_exit(1);
+			}
 			msg = sched_getcpu();
 			shared->child_err = sw_write_full(c2p[1], &msg, sizeof(msg));
 			if (shared->child_err)
@@ -1254,6 +1292,8 @@ int sw_pingpong_run(long warmup, long rounds, struct sw_stats *st,
 	out->same_cpu[0] = shared->same_cpu[0];
 	out->child_err = shared->child_err;
 out_c2p:
+	if (parent >= 0)
+		close(parent);
 	if (c2p[0] >= 0)
 		close(c2p[0]);
 	if (c2p[1] >= 0)

@@ -164,6 +164,7 @@ struct sw_own_decision {
 
 /* What sw_trace_stop() found in the trace, every task's events. */
 struct sw_trace {
+	long entries;			/* events of any kind in the buffer */
 	long events;			/* sched_sync_wakeup events */
 	long verdicts[SW_NR_STATS];	/* of those, by verdict (SW_KEPT...) */
 	long ours;			/* of tasks named as this process */
@@ -238,11 +239,18 @@ struct sw_pingpong {
 	int child_err;
 };
 
-extern long sw_pingpong_answer_delay_us;
+/*
+ * The child answers once the parent sleeps in read(), polled every 1 ms: a
+ * shorter poll (20 us) made its timer interrupt the parent's vCPU under TCG
+ * until the tick broke 133 of 333 promises (llc2).
+ */
+#define SW_PP_ANSWER_ASLEEP	0x1
+#define SW_ASLEEP_POLL_US	1000
+
 long sw_pp_handoffs(const struct sw_pingpong *pp);
 double sw_pp_share(const struct sw_pingpong *pp);
-int sw_pingpong_run(long warmup, long rounds, struct sw_stats *st,
-		    struct sw_pingpong *out);
+int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
+		    struct sw_stats *st, struct sw_pingpong *out);
 
 #define SW_FANOUT_MAX_READERS	8
 

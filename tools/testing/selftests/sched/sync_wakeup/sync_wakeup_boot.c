@@ -166,7 +166,7 @@ TEST(decides_sync_wakeups)
 	if (n >= 0 && n < 2)
 		SKIP(return, "needs 2 CPUs for select_task_rq_fair() to run, have %d", n);
 	ASSERT_EQ(0, sw_stats_read(&before));
-	err = sw_pingpong_run(0, 200, NULL, &pp);
+	err = sw_pingpong_run(0, 200, 0, NULL, &pp);
 	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	ASSERT_EQ(0, sw_stats_read(&after));
 	TH_LOG("sync_wakeups %lu before 200 round trips, %lu after",

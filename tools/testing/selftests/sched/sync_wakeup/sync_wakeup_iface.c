@@ -679,7 +679,7 @@ static void make_counts(struct __test_metadata *_metadata, struct sw_stats *st)
 
 	ASSERT_EQ(0, sw_policy_set("hint-only"));
 	ASSERT_EQ(0, sw_feature_set(true));
-	err = sw_pingpong_run(0, SHORT_ROUNDS, NULL, &pp);
+	err = sw_pingpong_run(0, SHORT_ROUNDS, 0, NULL, &pp);
 	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	ASSERT_EQ(0, sw_feature_set(false));
 	ASSERT_EQ(0, sw_stats_read(st));
@@ -797,14 +797,14 @@ TEST_F(feature, no_counting_while_off)
 	ASSERT_EQ(0, sw_policy_set("reciprocal-only"));
 	ASSERT_EQ(0, sw_feature_set(false));
 	ASSERT_EQ(0, sw_stats_reset());
-	err = sw_pingpong_run(0, SHORT_ROUNDS, NULL, &pp);
+	err = sw_pingpong_run(0, SHORT_ROUNDS, 0, NULL, &pp);
 	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	ASSERT_EQ(0, sw_stats_read(&st));
 	TH_LOG("off: %s", sw_stats_str(&st, buf, sizeof(buf)));
 	expect_all_zero(_metadata, &st);
 
 	ASSERT_EQ(0, sw_feature_set(true));
-	err = sw_pingpong_run(0, SHORT_ROUNDS, NULL, &pp);
+	err = sw_pingpong_run(0, SHORT_ROUNDS, 0, NULL, &pp);
 	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	ASSERT_EQ(0, sw_stats_read(&st));
 	TH_LOG("on: %s", sw_stats_str(&st, buf, sizeof(buf)));
