@@ -7,7 +7,6 @@ set -eu
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-n=0
 
 # runs FILE ARM VALUE...: one pipe run of ARM per VALUE, lower is better.
 runs() {
@@ -28,15 +27,10 @@ analyze() {
 
 # expect NAME DESCRIPTION COMMAND...: one TAP line, ok if COMMAND succeeds.
 expect() {
-	local name=$1 what=$2
+	local name=$1 what=$2 rc
 	shift 2
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $name: $what"
-	else
-		echo "not ok $n $name: $what"
-		sed 's/^/# /' "$scratch/$name/table.md"
-	fi
+	"$@" && rc=0 || rc=1
+	tap "$rc" "$name: $what" "$(grep "^| arm " "$scratch/$name/table.md")"
 }
 
 # row NAME ARM: the arm's row of the summary table (the first table).
@@ -78,3 +72,6 @@ hand_ci() { near "$(csv hand arm ci95_lo_pct)" -90.0 0.3 && near "$(csv hand arm
 expect hand "the 95% interval is Welch's, in % of the baseline's mean" hand_ci
 expect hand "the p value is Welch's two-sided one" near "$(csv hand arm welch_p)" 0.314 0.001
 expect hand "the CV is stddev / mean" near "$(csv hand arm cv)" 0.5270 0.0001
+
+echo "analyze-test: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
+[ "$tap_failed" = 0 ]

@@ -39,26 +39,19 @@ else
 	tap 0 "systemd-analyze verify $unit # SKIP systemd-analyze is not installed"
 fi
 
+# self_test SCRIPT WHAT UNIT: one line for a host-side test script, which
+# prints TAP and exits non-zero on a failure; its failures as the details.
+self_test() {
+	local out rc
+	out=$("$REPO/$1" 2>&1) && rc=0 || rc=1
+	tap "$rc" "$2 ($(grep -c '^ok' <<<"$out") $3)" "$(grep -A3 '^not ok' <<<"$out")"
+}
 # The console scanner every boot relies on, on sample lines.
-out=$("$REPO/vm/scan-console-test.sh" 2>&1) && rc=0 || rc=1
-tap "$rc" "vm/scan-console.sh tells kernel complaints from a clean boot ($(grep -c '^ok' <<<"$out") sample lines)" \
-	"$(grep -A3 '^not ok' <<<"$out")"
-
-out=$("$REPO/harness/tap-summary-test.sh" 2>&1) && rc=0 || rc=1
-tap "$rc" "harness/tap-summary.awk counts plans, crashes and skips right ($(grep -c '^ok' <<<"$out") samples)" \
-	"$(grep -A1 '^not ok' <<<"$out")"
-
-out=$("$REPO/bench/analyze-test.sh" 2>&1) && rc=0 || rc=1
-tap "$rc" "bench/analyze.py gives a change a sign only where its 95% interval excludes zero ($(grep -c '^ok' <<<"$out") cases)" \
-	"$(grep -A1 '^not ok' <<<"$out")"
-
-out=$("$REPO/bench/lib-test.sh" 2>&1) && rc=0 || rc=1
-tap "$rc" "bench/lib.sh busy_host tells a busy host from an idle one ($(grep -c '^ok' <<<"$out") samples)" \
-	"$(grep '^not ok' <<<"$out")"
-
-out=$("$REPO/harness/check-vars-test.sh" 2>&1) && rc=0 || rc=1
-tap "$rc" "harness/check-vars.sh refuses bad variables before any work ($(grep -c '^ok' <<<"$out") cases)" \
-	"$(grep '^not ok' <<<"$out")"
+self_test vm/scan-console-test.sh "vm/scan-console.sh tells kernel complaints from a clean boot" "sample lines"
+self_test harness/tap-summary-test.sh "harness/tap-summary.awk counts plans, crashes and skips right" samples
+self_test bench/analyze-test.sh "bench/analyze.py gives a change a sign only where its 95% interval excludes zero" cases
+self_test bench/lib-test.sh "bench/lib.sh busy_host tells a busy host from an idle one" samples
+self_test harness/check-vars-test.sh "harness/check-vars.sh refuses bad variables before any work" cases
 
 out=$(cd "$REPO" && find .ci harness vm bench stress -type f \( -name "*.sh" -o -name run \) -print0 | xargs -0 shellcheck -x 2>&1) && rc=0 || rc=1
 tap "$rc" "shellcheck on the harness" "$out"
