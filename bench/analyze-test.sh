@@ -33,8 +33,6 @@ expect() {
 	tap "$rc" "$name: $what" "$(grep "^| arm " "$scratch/$name/table.md")"
 }
 
-# row NAME ARM: the arm's row of the summary table (the first table).
-row() { grep -m1 "^| $2 |" "$scratch/$1/table.md"; }
 # csv NAME ARM COLUMN: one field of summary.csv.
 csv() {
 	awk -F, -v arm="$2" -v col="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
@@ -61,6 +59,13 @@ expect slow "a change whose interval excludes zero keeps its sign" \
 expect slow "and is worse when lower is better" \
 	grep -Eq '^\| arm \| 5 \|.*\| \+100\.0% \[\+9[0-9.]+, \+10[0-9.]+\] \| \*\*worse\*\* \|' \
 	"$scratch/slow/table.md"
+
+# One run each: no interval, so no change and no "no difference shown".
+runs "$scratch/one.csv" base 10
+runs "$scratch/one.csv" arm 20
+analyze one
+expect one "one run a side claims nothing" \
+	grep -q "^| arm | 20 (n < 2, no interval) |$" "$scratch/one/table.md"
 
 # Welch's interval, worked by hand: x = 1..5, y = 2 3 4 5 7 (baseline).
 # diff -1.2, se sqrt(0.5 + 0.74), df 7.71, t(0.975, 7.71) 2.319: [-3.78,

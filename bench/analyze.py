@@ -40,6 +40,8 @@ WORKLOAD_ORDER = ["pipe", "pipe-cpu01", "pipe-cpu0"] + \
 CONFIDENCE = 0.95
 TEST = "95% confidence interval of the change of the mean (Welch, unequal variances)"
 NO_DIFF = "no difference shown"
+# Fewer than 2 runs on a side: no interval, so no change is claimed.
+NO_CI = "n < 2, no interval"
 
 # The thread's tables (seeds/README.md): one row per arm, one column per case.
 def _case(kind, g):
@@ -159,7 +161,7 @@ def summarise(rows, baseline):
                  "cv": (statistics.stdev(v) / abs(statistics.fmean(v))
                         if len(v) > 1 and statistics.fmean(v) else float("nan")),
                  "min": min(v), "values": v}
-            s["delta"] = (100.0 * (s["mean"] - base_mean) / base_mean
+            s["delta"] = (100.0 * (s["mean"] - base_mean) / abs(base_mean)
                           if base_mean else None)
             s["test"] = welch(v, base) if base and arm != baseline else None
             # The change and its interval in % of the baseline's mean.
@@ -183,7 +185,7 @@ def verdict(s, better, arm, baseline):
     if arm == baseline:
         return "baseline"
     if s["ci"] is None:
-        return "n/a (n < 2)"
+        return NO_CI
     if not shown(s):
         return NO_DIFF
     good = (s["delta"] < 0) == (better == "lower")
@@ -192,8 +194,10 @@ def verdict(s, better, arm, baseline):
 
 def change(s):
     """"+32.2% [+20.1, +44.3]"; only the interval where it spans zero."""
-    if s["delta"] is None or s["ci"] is None:
+    if s["delta"] is None:
         return "-"
+    if s["ci"] is None:
+        return NO_CI
     if not shown(s):
         return f"[{s['ci'][0]:+.1f}, {s['ci'][1]:+.1f}]"
     return f"{s['delta']:+.1f}% [{s['ci'][0]:+.1f}, {s['ci'][1]:+.1f}]"
@@ -265,8 +269,9 @@ def summary_tables(groups, arms, baseline):
                 elif arm == baseline or s["delta"] is None:
                     cells.append(num(s["mean"]))
                 else:
-                    cells.append(f"{num(s['mean'])} "
-                                 f"({pct(s['delta']) if shown(s) else NO_DIFF})")
+                    label = NO_CI if s["ci"] is None else (
+                        pct(s["delta"]) if shown(s) else NO_DIFF)
+                    cells.append(f"{num(s['mean'])} ({label})")
             out.append(f"| {arm} | " + " | ".join(cells) + " |")
         out.append("")
     return out

@@ -42,9 +42,11 @@ fi
 # self_test SCRIPT WHAT UNIT: one line for a host-side test script, which
 # prints TAP and exits non-zero on a failure; its failures as the details.
 self_test() {
-	local out rc
+	local out rc why
 	out=$("$REPO/$1" 2>&1) && rc=0 || rc=1
-	tap "$rc" "$2 ($(grep -c '^ok' <<<"$out") $3)" "$(grep -A3 '^not ok' <<<"$out")"
+	# A script that stops before its TAP lines says why at its end.
+	why=$(grep -A3 '^not ok' <<<"$out" || tail -5 <<<"$out")
+	tap "$rc" "$2 ($(grep -c '^ok' <<<"$out") $3)" "$why"
 }
 # The console scanner every boot relies on, on sample lines.
 self_test vm/scan-console-test.sh "vm/scan-console.sh tells kernel complaints from a clean boot" "sample lines"

@@ -876,7 +876,7 @@ int sw_trace_stop(const char *policy, struct sw_trace *out)
 	return err;
 }
 
-/* "events=.. ours=.. (pids ..) kept=.. ... paired=.. pending=.. wrong=.." */
+/* "entries=.. events=.. ours=.. (n tasks) kept=.. ... paired=.. pending=.. wrong=.." */
 const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
 {
 	size_t off;
@@ -1141,8 +1141,8 @@ double sw_pp_share(const struct sw_pingpong *pp)
 }
 
 /*
- * Wait until the task whose /proc/<pid>/stat is open on @fd is asleep
- * (state S): 0 or -errno.
+ * Wait until the task whose /proc/<pid>/stat is open on @fd shows state S
+ * (about to block or blocked): 0 or -errno.
  */
 static int sw_wait_asleep(int fd)
 {
@@ -1174,10 +1174,12 @@ static int sw_wait_asleep(int fd)
  * trips run first and are not counted; then, if @st is set, the counters
  * are reset, @rounds round trips are counted and the counters are read
  * into @st before the child exits. With SW_PP_ANSWER_ASLEEP in @flags the
- * child answers only once this process is asleep in its read(), so each
- * promise this process makes is kept unless the tick breaks it: under TCG
- * the child's vCPU can otherwise run and answer before the waker's vCPU
- * reaches its read(), and the waker never sleeps. Returns 0 or -errno.
+ * child answers only once this process shows state S: under TCG the
+ * child's vCPU can otherwise run and answer before the waker's vCPU reaches
+ * its read(), and the waker never sleeps. State S is set in pipe_read()
+ * before it checks the pipe again and calls schedule(), so an answer can
+ * still come before the block; then the promise is left to the tick.
+ * Returns 0 or -errno.
  */
 int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 		    struct sw_stats *st, struct sw_pingpong *out)
@@ -1288,6 +1290,9 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 		err = err ? err : -ECHILD;
 	else if (!err && (!WIFEXITED(status) || WEXITSTATUS(status)))
 		err = shared->child_err ? shared->child_err : -ECHILD;
+	/* A child that failed first leaves the parent an EOF: say why. */
+	if (err && shared->child_err)
+		err = shared->child_err;
 	out->handoffs[0] = shared->handoffs[0];
 	out->same_cpu[0] = shared->same_cpu[0];
 	out->child_err = shared->child_err;

@@ -240,7 +240,7 @@ struct sw_pingpong {
 };
 
 /*
- * The child answers once the parent sleeps in read(), polled every 1 ms: a
+ * The child answers once the parent shows state S, polled every 1 ms: a
  * shorter poll (20 us) made its timer interrupt the parent's vCPU under TCG
  * until the tick broke 133 of 333 promises (llc2).
  */
