@@ -210,7 +210,7 @@ def num(x):
 
 
 def pct(x, signed=True):
-    if x is None:
+    if x is None or math.isnan(x):
         return "-"
     return f"{x:+.1f}%" if signed else f"{100 * x:.0f}%"
 

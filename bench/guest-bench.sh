@@ -23,7 +23,10 @@
 # A kernel without the feature (the unpatched base) can run ARMS=off: the
 # scheduler files are then left alone and the counters recorded empty.
 # BENCH_FEATURES, BENCH_POLICY, BENCH_STATS override the kernel file paths
-# (for testing this script on a host against plain files).
+# (for testing this script on a host against plain files). BENCH_SIDE
+# (guest, or host for make bench HOST=1) prefixes the machine's lines in
+# meta.txt; BENCH_KCONFIG names the running kernel's config where neither
+# /proc/config.gz nor /boot has it (the bench kernel's, for the guest).
 set -eu
 
 ALL_ARMS="off hint-only waker-if-alone reciprocal-only no-sync reciprocal-strict honest-waker"
@@ -316,18 +319,55 @@ progress() {
 
 # --- main ----------------------------------------------------------------
 
+# The running kernel's config, if one is to be found.
+kconfig_text() {
+	local f
+	for f in "${BENCH_KCONFIG:-}" /proc/config.gz "/boot/config-$(uname -r)"; do
+		if [ -z "$f" ] || [ ! -r "$f" ]; then continue; fi
+		case "$f" in *.gz) zcat "$f" ;; *) cat "$f" ;; esac
+		return 0
+	done
+	return 1
+}
+
+# kernel_facts: HZ, the preemption model and schedstats, which shape every
+# wakeup figure, as meta.txt lines "<side>.hz: ..." and so on.
+kernel_facts() {
+	local side=$1 config hz model dyn="" now
+	config=$(kconfig_text 2>/dev/null) || config=""
+	hz=$(printf '%s\n' "$config" | sed -n 's/^CONFIG_HZ=//p')
+	echo "$side.hz: ${hz:-unknown (no kernel config in /proc/config.gz or /boot)}"
+	model=$(printf '%s\n' "$config" | sed -n 's/^CONFIG_\(PREEMPT_RT\|PREEMPT\|PREEMPT_VOLUNTARY\|PREEMPT_NONE\|PREEMPT_LAZY\)=y$/\1/p' | head -1)
+	printf '%s\n' "$config" | grep -q '^CONFIG_PREEMPT_DYNAMIC=y' && dyn=", PREEMPT_DYNAMIC"
+	# With PREEMPT_DYNAMIC, the model in force is the one debugfs marks.
+	now=$(sed -n 's/.*(\([a-z]*\)).*/\1/p' /sys/kernel/debug/sched/preempt 2>/dev/null || true)
+	if [ -n "$now" ]; then
+		echo "$side.preempt: $now (sched/preempt in debugfs)${model:+; config $model$dyn}"
+	elif [ -n "$model" ]; then
+		echo "$side.preempt: config $model$dyn$(grep -o 'preempt=[a-z]*' /proc/cmdline | sed 's/^/, boot parameter /')"
+	else
+		echo "$side.preempt: unknown; uname -v: $(uname -v)"
+	fi
+	if [ -e /proc/sys/kernel/sched_schedstats ]; then
+		echo "$side.schedstats: built in, kernel.sched_schedstats=$(cat /proc/sys/kernel/sched_schedstats)"
+	else
+		echo "$side.schedstats: not built in (CONFIG_SCHEDSTATS off): no schedstats figures"
+	fi
+}
+
 write_meta() {
-	local w
+	local w side=${BENCH_SIDE:-guest}
 	{
-		echo "guest.kernel: $(uname -r)"
-		echo "guest.uname: $(uname -a)"
-		echo "guest.nproc: $(nproc)"
-		echo "guest.smt_active: $(cat /sys/devices/system/cpu/smt/active 2>/dev/null || echo unknown)"
-		echo "guest.date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "$side.kernel: $(uname -r)"
+		echo "$side.uname: $(uname -a)"
+		echo "$side.nproc: $(nproc)"
+		echo "$side.smt_active: $(cat /sys/devices/system/cpu/smt/active 2>/dev/null || echo unknown)"
+		echo "$side.date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		kernel_facts "$side"
 		if feature_present; then
-			echo "guest.feature: present; policies: $(cat /proc/sys/kernel/sched_sync_wakeup_available_policies 2>/dev/null || echo unknown)"
+			echo "$side.feature: present; policies: $(cat /proc/sys/kernel/sched_sync_wakeup_available_policies 2>/dev/null || echo unknown)"
 		else
-			echo "guest.feature: absent (unpatched kernel): arms other than off impossible, counters empty"
+			echo "$side.feature: absent ($(uname -r) has no SYNC_PAIR_AFFINE): arms other than off impossible, counters empty"
 		fi
 		echo "tool.perf: $(perf --version 2>&1 | head -1)"
 		echo "tool.hackbench: $(hackbench --help 2>&1 | head -1)"

@@ -37,20 +37,24 @@ planned_runs() {
 
 sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; } # quote for the guest's sh
 
-# The guest's command line: guest-bench.sh with the GUEST_VARS that are set.
+# guest_cmd KCONFIG: the guest's command line: guest-bench.sh with the
+# GUEST_VARS that are set, and the booted kernel's config (for HZ and the
+# preemption model; the guest sees the host's files).
 guest_cmd() {
-	local v cmd="env"
+	local v cmd
+	cmd="env BENCH_KCONFIG=$(sq "$1")"
 	for v in $GUEST_VARS; do
 		[ -z "${!v:-}" ] || cmd+=" $v=$(sq "${!v}")"
 	done
 	echo "$cmd bash $(sq "$BENCH/guest-bench.sh")"
 }
 
-# new_results_dir SUFFIX: a new results/<date-time>SUFFIX directory; prints its path.
+# new_results_dir SUFFIX: a new results/<date-time>SUFFIX directory (under
+# BENCH_RESULTS instead of results/, for make check); prints its path.
 new_results_dir() {
-	local dir
-	dir="$REPO/results/$(date +%Y%m%d-%H%M%S)${1:-}"
-	while [ -e "$dir" ]; do sleep 1 && dir="$REPO/results/$(date +%Y%m%d-%H%M%S)${1:-}"; done
+	local dir top=${BENCH_RESULTS:-$REPO/results}
+	dir="$top/$(date +%Y%m%d-%H%M%S)${1:-}"
+	while [ -e "$dir" ]; do sleep 1 && dir="$top/$(date +%Y%m%d-%H%M%S)${1:-}"; done
 	mkdir -p "$dir"
 	echo "$dir"
 }
@@ -63,12 +67,14 @@ default_timeout() {
 # boot_bench OUT [KERNEL]: boot the bench kernel (or KERNEL) once, run the
 # guest script there, follow its progress file on the terminal meanwhile.
 boot_bench() {
-	local out=$1 kernel=${2:-} rc=0 tailpid
+	local out=$1 kernel=${2:-} rc=0 tailpid kconfig
 	mkdir -p "$out"
 	: >"$out/progress"
 	tail -n +1 -F "$out/progress" 2>/dev/null &
 	tailpid=$!
-	FLAVOUR=bench OUT="$out" CMD="$(guest_cmd)" TIMEOUT="${TIMEOUT:-$(default_timeout)}" \
+	kconfig=${kernel:-$(kernel_dir bench)/arch/x86/boot/bzImage}
+	kconfig=${kconfig%/arch/x86/boot/bzImage}/.config
+	FLAVOUR=bench OUT="$out" CMD="$(guest_cmd "$kconfig")" TIMEOUT="${TIMEOUT:-$(default_timeout)}" \
 		KERNEL="$kernel" "$REPO/vm/run.sh" >"$out/vm-run.log" 2>&1 || rc=$?
 	sleep 1 # let tail print the last lines
 	kill "$tailpid" 2>/dev/null || true

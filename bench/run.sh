@@ -3,6 +3,8 @@
 # arm inside that one boot (bench/guest-bench.sh), then tabulate and plot
 # (bench/analyze.py). Results: results/<date-time>/{raw.csv,meta.txt,table.md,
 # summary.csv,plot.png} and the guest's logs in results/<date-time>/vm/.
+# HOST=1: the same on the running kernel, no build, no VM (a real machine
+# booted into the `make deb` kernel); its logs in results/<date-time>/host/.
 #
 # Environment:
 #   ROUNDS     rounds of every workload under every arm (default 5)
@@ -15,6 +17,8 @@
 #   TIMEOUT    seconds before the guest is killed (default from the plan)
 #   BASELINE   arm the others are compared with (default hint-only)
 #   NOBUILD=1  boot the bzImage already in build/kernel-bench, build nothing
+#   HOST=1     run on this machine's kernel; without SYNC_PAIR_AFFINE only
+#              ARMS=off (the default there)
 #   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS  workload sizes
 set -eu
 # shellcheck source=bench/lib.sh
@@ -23,12 +27,15 @@ set -eu
 TOPO=${TOPO:-flat}
 ACCEL=${ACCEL:-auto}
 NOBUILD=${NOBUILD:-0}
+HOST=${HOST:-0}
 export TOPO ACCEL
 
 check_settings() {
 	check_choice TOPO "$TOPO" flat smt llc2
 	check_choice ACCEL "$ACCEL" auto kvm tcg
 	check_choice NOBUILD "$NOBUILD" 0 1
+	check_choice HOST "$HOST" 0 1
+	[ "$HOST" = 0 ] || check_host
 	[ -z "${TIMEOUT:-}" ] || check_count TIMEOUT "$TIMEOUT"
 	check_guest_vars
 }
@@ -57,9 +64,96 @@ build() {
 	"$REPO/harness/build-kernel.sh" bench
 }
 
+# --- HOST=1 ---------------------------------------------------------------
+
+POLICY_SYSCTL=${BENCH_POLICY:-/proc/sys/kernel/sched_sync_wakeup_policy}
+FEATURES=${BENCH_FEATURES:-/sys/kernel/debug/sched/features}
+
+# Before any work: root, the arms this kernel can run, a writable debugfs.
+check_host() {
+	local now
+	[ "$(id -u)" = 0 ] ||
+		die "make bench HOST=1 must run as root: it switches the arms in debugfs and /proc/sys (sudo make bench HOST=1)"
+	if [ ! -e "$POLICY_SYSCTL" ]; then
+		if [ -z "${ARMS:-}" ]; then
+			log "this kernel ($(uname -r)) has no SYNC_PAIR_AFFINE ($POLICY_SYSCTL is missing): running ARMS=off only; boot the make deb kernel for the other arms"
+			export ARMS=off
+		elif [ "$(echo "$ARMS" | xargs)" != off ]; then
+			die "this kernel ($(uname -r)) has no SYNC_PAIR_AFFINE ($POLICY_SYSCTL is missing): only ARMS=off can run; boot the make deb kernel for ARMS=$ARMS"
+		fi
+		return 0
+	fi
+	# The arms are switched in debugfs; mount it where it is not. Under
+	# lockdown its files read as writable and refuse: write the state back.
+	if [ ! -e "$FEATURES" ] && [ "$FEATURES" = /sys/kernel/debug/sched/features ]; then
+		mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+	fi
+	now=$(tr ' ' '\n' 2>/dev/null <"$FEATURES" | grep -x 'NO_SYNC_PAIR_AFFINE\|SYNC_PAIR_AFFINE') || now=""
+	if [ -z "$now" ] || ! echo "$now" 2>/dev/null >"$FEATURES"; then
+		die "cannot write $FEATURES (debugfs locked down, as under Secure Boot?): the arms cannot be switched at run time; use the boot parameter sched_sync_wakeup=<policy>, one boot per arm (README, On real hardware)"
+	fi
+}
+
+# The host's CPUs as the scheduler sees them, for meta.txt.
+host_topology() {
+	local l3
+	l3=$(cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list 2>/dev/null | sort -u | wc -l)
+	printf '%s CPUs, %s socket(s), %s core(s) per socket, %s thread(s) per core, %s L3 domain(s)\n' \
+		"$(nproc)" "$(lscpu | sed -n 's/^Socket(s): *//p')" \
+		"$(lscpu | sed -n 's/^Core(s) per socket: *//p')" \
+		"$(lscpu | sed -n 's/^Thread(s) per core: *//p')" "$l3"
+}
+
+main_host() {
+	local res base start busy rc=0 tailpid
+	base=$(baseline)
+	res=$(new_results_dir "")
+	mkdir -p "$res/host"
+	busy=$(busy_host /proc/loadavg)
+	[ -z "$busy" ] ||
+		log "warning: the host is busy ($busy): stop what runs beside the benchmark, or its noise goes into every timing"
+	start=$(date +%s)
+	log "bench: $("$BENCH/guest-bench.sh" --check | sed -n 's/^runs: //p') runs on this machine's kernel $(uname -r), no VM; results in $res"
+	: >"$res/host/progress"
+	tail -n +1 -F "$res/host/progress" 2>/dev/null &
+	tailpid=$!
+	RESULTS="$res/host" BENCH_SIDE=host "$BENCH/guest-bench.sh" >"$res/host/output.log" 2>&1 || rc=$?
+	sleep 1 # let tail print the last lines
+	kill "$tailpid" 2>/dev/null || true
+	wait "$tailpid" 2>/dev/null || true
+	[ "$rc" = 0 ] || {
+		tail -5 "$res/host/output.log" >&2
+		die "the benchmark failed (exit $rc): see $res/host/output.log and $res/host/runs.log"
+	}
+	cp "$res/host/raw.csv" "$res/host/meta.txt" "$res/"
+	{
+		echo "host.cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+		echo "host.topology: $(host_topology)"
+		echo "accel: none (HOST=1: the running kernel, no VM)"
+		echo "repo: $(git -C "$REPO" describe --always --dirty --tags 2>/dev/null || echo 'not a git checkout')"
+		echo "command: $(invocation bench | head -1)"
+		# The VM's settings do not apply here.
+		invocation bench | tail -n +2 | grep -vE '^  (TOPO|ACCEL|NOBUILD)=' | sed 's/^  /setting: /'
+		echo "host.busy_before: ${busy:-no}"
+		echo "bench wall time: $(($(date +%s) - start)) s"
+	} >>"$res/meta.txt"
+	log "analysis (baseline $base)"
+	"$PYTHON" "$BENCH/analyze.py" --baseline "$base" --out "$res" \
+		--title "WF_SYNC placement A/B, $(uname -r), on the host ($(nproc) CPUs), no VM" \
+		"$res/raw.csv"
+	echo
+	log "benchmark took $(($(date +%s) - start)) s; results: $res (table.md, plot.png, raw.csv, meta.txt; logs in host/)"
+}
+
+# --- in a VM ---------------------------------------------------------------
+
 main() {
 	local res base start busy
 	check_settings
+	if [ "$HOST" = 1 ]; then
+		main_host
+		return
+	fi
 	base=$(baseline)
 	build
 	res=$(new_results_dir "")

@@ -25,31 +25,6 @@ fragments() {
 	return 0
 }
 
-# merge_config.sh only warns when an option does not stick; we fail.
-verify_config() {
-	local frag line sym have bad=0
-	for frag in $(fragments); do
-		while read -r line; do
-			case "$line" in
-			CONFIG_*=*) sym=${line%%=*} ;;
-			"# CONFIG_"*" is not set") sym=${line#\# } && sym=${sym%% *} ;;
-			*) continue ;;
-			esac
-			have=$(grep -E "^($sym=|# $sym is not set)" "$out/.config" || true)
-			# kvm_guest.config also carries other architectures' options.
-			if [ -z "$have" ] && [ "${frag##*/}" = kvm_guest.config ]; then
-				continue
-			fi
-			if [ "$have" = "$line" ] || { [ -z "$have" ] && [ "${line#\#}" != "$line" ]; }; then
-				continue
-			fi
-			echo "config: ${frag#"$REPO"/} asks for '$line', the $flavour config has '${have:-nothing}'" >&2
-			bad=1
-		done <"$frag"
-	done
-	[ "$bad" = 0 ] || die "the $flavour config lacks options the fragments ask for: check their dependencies (make -C $src O=$out menuconfig)"
-}
-
 configure() {
 	mkdir -p "$out"
 	make -s -C "$src" O="$out" x86_64_defconfig >/dev/null
@@ -57,7 +32,9 @@ configure() {
 	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" $(fragments)) >"$out/merge_config.log" 2>&1 ||
 		die "merge_config.sh failed: see $out/merge_config.log"
 	make -s -C "$src" O="$out" olddefconfig >/dev/null
-	verify_config
+	# shellcheck disable=SC2046
+	verify_config "$out/.config" "the $flavour config" $(fragments) ||
+		die "the $flavour config lacks options the fragments ask for: check their dependencies (make -C $src O=$out menuconfig)"
 }
 
 log "configuring $flavour kernel in $out"

@@ -11,6 +11,7 @@ expect() {
 	shift
 	env -u KSRC -u TOPO -u TOPOS -u ACCEL -u TCG_THREAD -u TESTS -u STRESS_SECS \
 		-u BOOT_TIMEOUT -u TIMEOUT -u GUEST_JOBS -u FLAVOUR -u SERIES_BUILDS \
+		-u BASECONFIG -u LOCALMODCONFIG -u LSMOD -u DBG -u HOST \
 		"$@" "$REPO/harness/check-vars.sh" >/dev/null 2>&1 || got=$?
 	[ "$got" = "$want" ] && rc=0 || rc=1
 	tap "$rc" "check-vars $([ "$want" = 0 ] && echo accepts || echo refuses) ${*:-the defaults}" \
@@ -28,6 +29,12 @@ expect 1 TCG_THREAD=2
 expect 1 TESTS=sched/sync_wakeup:nope
 expect 1 STRESS_SECS=5
 expect 1 STRESS_SECS=2200
+expect 0 BASECONFIG=/proc/self/status LOCALMODCONFIG=1 DBG=0 HOST=1
+expect 1 BASECONFIG=/nonexistent/config
+expect 1 LSMOD=/nonexistent/lsmod
+expect 1 LOCALMODCONFIG=yes
+expect 1 DBG=2
+expect 1 HOST=true
 expect 1 STRESS_SECS=ninety
 expect 1 BOOT_TIMEOUT=10m
 expect 1 GUEST_JOBS=0

@@ -44,13 +44,21 @@ one_of FLAVOUR bench test
 one_of TOPO flat smt llc2
 one_of TOPOS flat smt llc2
 one_of ACCEL auto kvm tcg
-if [ "${ACCEL:-auto}" = kvm ] && [ ! -w /dev/kvm ]; then
+if [ "${ACCEL:-auto}" = kvm ] && [ ! -w "${ACCEL_KVM_DEV:-/dev/kvm}" ]; then
 	die "ACCEL=kvm, but /dev/kvm is not usable here: use ACCEL=tcg or auto"
 fi
 one_of TCG_THREAD single multi
 one_of SERIES_BUILDS yes no
 one_of TESTS sched/sync_wakeup:sync_wakeup_iface sched/sync_wakeup:sync_wakeup_fuzz \
 	sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_boot
+one_of LOCALMODCONFIG 0 1
+one_of DBG 0 1
+one_of HOST 0 1
+for v in BASECONFIG LSMOD; do
+	if [ -n "${!v:-}" ] && [ ! -r "${!v}" ]; then
+		die "$v=${!v} is not a readable file: name an existing one, or unset $v"
+	fi
+done
 number TIMEOUT 60 86400
 number BOOT_TIMEOUT 300 86400
 number GUEST_JOBS 1 4

@@ -30,14 +30,8 @@ boot_param="sched_sync_wakeup=waker-if-alone sched_sync_wakeup=bogus"
 # Under TCG, one host thread for all vCPUs: the tests toggle scheduler
 # features, which multi-threaded TCG turns into int3 oopses (stress/run.sh).
 export TCG_THREAD=${TCG_THREAD:-single}
-# Such a guest keeps one host CPU busy: as many guests at once as CPUs (at
-# most 4); guests with a thread per vCPU (KVM, multi-threaded TCG) one by one.
-if [ "$TCG_THREAD" = single ] && [ "$(resolve_accel "${ACCEL:-auto}")" = tcg ]; then
-	default_jobs=$(($(nproc) < 4 ? $(nproc) : 4))
-else
-	default_jobs=1
-fi
-GUEST_JOBS=${GUEST_JOBS:-$default_jobs}
+# One guest at a time with a thread per vCPU (KVM), more under TCG (lib.sh).
+GUEST_JOBS=${GUEST_JOBS:-$(guest_jobs "${ACCEL:-auto}")}
 results="$BUILD/check/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$results"
 # shellcheck source=harness/guest-tap.sh
@@ -52,6 +46,21 @@ if ! "$REPO/harness/lint.sh" >"$results/lint.tap"; then
 		echo "not ok 999 harness/lint.sh stopped early" >>"$results/lint.tap"
 fi
 sed 's/^/    /' "$results/lint.tap" >&2
+
+# The host mode of the benchmark on this machine's own kernel (no VM), so
+# that it cannot rot: a table of every workload under ARMS=off.
+host_bench() {
+	local dir w
+	BENCH_RESULTS="$results/bench-host" make -s --no-print-directory -C "$REPO" \
+		bench HOST=1 QUICK=1 ARMS=off >"$results/bench-host.log" 2>&1 || return 1
+	dir=$(ls -d "$results"/bench-host/*/) || return 1
+	grep -q '^host.hz: ' "$dir/meta.txt" || return 1
+	for w in $("$REPO/bench/guest-bench.sh" --check | sed -n 's/^workloads: //p'); do
+		grep -q "^### $w: " "$dir/table.md" || { echo "no table of $w in $dir/table.md" >&2 && return 1; }
+	done
+}
+log "make bench HOST=1 QUICK=1 ARMS=off (this machine's kernel $(uname -r))"
+expect "make bench HOST=1 QUICK=1 ARMS=off tabulates every workload on this machine's kernel" host_bench
 
 # One boot per topology: a KASAN boot under TCG takes a minute before its
 # first test. Placement runs in each; the tests whose outcome cannot

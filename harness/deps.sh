@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Install what the build, the VM loop and the benchmarks need (Debian 12).
+# Install what the build, the VM loop and the benchmarks need (Debian 12),
+# and the PACKAGEs a target needs besides (make deb: debhelper).
 # As root: apt-get installs what is missing. Otherwise: print the command.
+# Usage: deps.sh [PACKAGE...]
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -8,7 +10,7 @@ set -eu
 PACKAGES="qemu-system-x86 linux-source-6.12 build-essential flex bison bc
 libelf-dev libssl-dev cpio rsync ccache quilt dwarves python3 python3-docutils python3-scipy
 shellcheck linux-perf stress-ng rt-tests sockperf gnuplot-nox iproute2 kmod
-git patch procps systemd-sysv sparse"
+git patch procps systemd-sysv sparse $*"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -39,6 +39,34 @@ kernel_version() {
 
 kernel_dir() { echo "$BUILD/kernel-$1"; }
 
+# verify_config CONFIG WHAT FRAGMENT...: every option the fragments set is
+# set so in CONFIG (merge_config.sh only warns when one does not stick);
+# says which is not, on stderr, and returns 1.
+verify_config() {
+	local config=$1 what=$2 frag line sym have bad=0
+	shift 2
+	for frag in "$@"; do
+		while read -r line; do
+			case "$line" in
+			CONFIG_*=*) sym=${line%%=*} ;;
+			"# CONFIG_"*" is not set") sym=${line#\# } && sym=${sym%% *} ;;
+			*) continue ;;
+			esac
+			have=$(grep -E "^($sym=|# $sym is not set)" "$config" || true)
+			# kvm_guest.config also carries other architectures' options.
+			if [ -z "$have" ] && [ "${frag##*/}" = kvm_guest.config ]; then
+				continue
+			fi
+			if [ "$have" = "$line" ] || { [ -z "$have" ] && [ "${line#\#}" != "$line" ]; }; then
+				continue
+			fi
+			echo "config: ${frag#"$REPO"/} asks for '$line', $what has '${have:-nothing}'" >&2
+			bad=1
+		done <"$frag"
+	done
+	return "$bad"
+}
+
 check_flavour() {
 	case "$1" in
 	bench | test) ;;
@@ -90,13 +118,17 @@ base_repo() {
 	git -C "$dir" tag base
 }
 
+# The accelerator, decided in one place for every target. ACCEL_CPUINFO and
+# ACCEL_KVM_DEV stand in for /proc/cpuinfo and /dev/kvm in harness/accel-test.sh.
+
 # What ACCEL=$1 (default auto) means here: kvm or tcg. /dev/kvm on our
 # machines can be a PVM device that hangs a normal kernel, so auto takes KVM
 # only where the CPU advertises hardware virtualisation.
 resolve_accel() {
 	case "${1:-auto}" in
 	auto)
-		if grep -qwE 'vmx|svm' /proc/cpuinfo && [ -w /dev/kvm ]; then
+		if grep -qwE 'vmx|svm' "${ACCEL_CPUINFO:-/proc/cpuinfo}" &&
+			[ -w "${ACCEL_KVM_DEV:-/dev/kvm}" ]; then
 			echo kvm
 		else
 			echo tcg
@@ -104,6 +136,39 @@ resolve_accel() {
 		;;
 	*) echo "$1" ;;
 	esac
+}
+
+# accel_args ACCEL: "kvm|tcg QEMU-ARGS...". KVM gives every vCPU its own
+# host thread and the host's CPU model; the TCG workarounds stay with TCG.
+accel_args() {
+	local mode
+	mode=$(resolve_accel "$1")
+	case "$mode" in
+	kvm)
+		[ -w "${ACCEL_KVM_DEV:-/dev/kvm}" ] ||
+			die "ACCEL=kvm but ${ACCEL_KVM_DEV:-/dev/kvm} is not usable: use ACCEL=tcg"
+		echo "kvm -accel kvm -cpu host"
+		;;
+	# la57=off: with 5-level paging, an interrupt that lands while
+	# identify_cpu() has cleared the boot CPU's feature bits makes KASAN
+	# check direct-map addresses against the 4-level layout and report a
+	# false "wild-memory-access"; TCG is slow enough to hit that window.
+	tcg) echo "tcg -accel tcg,thread=${TCG_THREAD:-multi} -cpu max,la57=off" ;;
+	*) die "unknown ACCEL=$mode: use auto, kvm or tcg" ;;
+	esac
+}
+
+# guest_jobs ACCEL: guests make check boots at once. A single-threaded TCG
+# guest keeps one host CPU busy: as many as CPUs, at most 4. A guest with a
+# thread per vCPU (KVM, multi-threaded TCG) wants the whole host: one.
+guest_jobs() {
+	local n
+	if [ "${TCG_THREAD:-multi}" = single ] && [ "$(resolve_accel "$1")" = tcg ]; then
+		n=$(nproc)
+		echo $((n < 4 ? n : 4))
+	else
+		echo 1
+	fi
 }
 
 # check_mails TREE DIR: checkpatch --strict on every patch mail in DIR, run

@@ -34,23 +34,6 @@ topology_args() {
 	esac
 }
 
-accel_args() {
-	local mode
-	mode=$(resolve_accel "$1")
-	case "$mode" in
-	kvm)
-		[ -w /dev/kvm ] || die "ACCEL=kvm but /dev/kvm is not usable: use ACCEL=tcg"
-		echo "kvm -accel kvm -cpu host"
-		;;
-	# la57=off: with 5-level paging, an interrupt that lands while
-	# identify_cpu() has cleared the boot CPU's feature bits makes KASAN
-	# check direct-map addresses against the 4-level layout and report a
-	# false "wild-memory-access"; TCG is slow enough to hit that window.
-	tcg) echo "tcg -accel tcg,thread=${TCG_THREAD:-multi} -cpu max,la57=off" ;;
-	*) die "unknown ACCEL=$mode: use auto, kvm or tcg" ;;
-	esac
-}
-
 kernel=${KERNEL:-$(kernel_dir "$FLAVOUR")/arch/x86/boot/bzImage}
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make kernel FLAVOUR=$FLAVOUR' first"
 
