@@ -7,7 +7,7 @@ ACCEL   ?= auto
 export KSRC FLAVOUR TOPO ACCEL CMD APPEND TIMEOUT TOPOS TESTS
 export STRESS_SECS DURATION SERIES_BUILDS TCG_THREAD
 export ROUNDS ARMS WORKLOADS QUICK BOOTS BASELINE NOBUILD
-export PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT
+export PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT
 export BASECONFIG LOCALMODCONFIG LSMOD DBG HOST
 
 H := harness
@@ -21,9 +21,10 @@ help:
 	@echo '  stress          torture the debug kernel for DURATION=15 minutes on TOPOS="flat'
 	@echo '                  llc2" (or TOPO=x): policy flips, hotplug, affinity, stress-ng'
 	@echo '  bench           A/B every policy in one boot of the bench kernel; tables and'
-	@echo '                  plot in results/<date-time>/ (QUICK=1: 3-minute smoke run)'
-	@echo '  deb             Debian packages of the patched kernel for a real machine, in'
-	@echo '                  build/deb/ (bindeb-pkg; the running kernel'"'"'s config + .config.fragment)'
+	@echo '                  plot in results/<date-time>/ (QUICK=1: 3-minute smoke run;'
+	@echo '                  HOST=1: on the running kernel, no VM)'
+	@echo '  deb             Debian packages of the patched kernel for a real machine in'
+	@echo '                  build/deb/: bindeb-pkg, BASECONFIG + .config.fragment'
 	@echo '  bench-overhead  unpatched kernel against patched with the feature off,'
 	@echo '                  alternating BOOTS pairs of boots (pipe and messaging)'
 	@echo '  series          the RFC mails in build/series/out/, generated from patches/'
@@ -49,7 +50,6 @@ help:
 	@echo 'Check:     TOPOS="flat smt llc2"  STRESS_SECS=90 (torture boot per topology; 0: none)'
 	@echo 'Bench:     ROUNDS=5  ARMS="off hint-only ..."  WORKLOADS="pipe msg-thread-g2 ..."'
 	@echo '           QUICK=1  BASELINE=hint-only  BOOTS=3  NOBUILD=1 (boot what is built)'
-	@echo '           HOST=1 (on the running kernel, no VM)'
 	@echo '           bench/guest-bench.sh --check lists the workloads and their commands'
 	@echo 'Deb:       BASECONFIG=/boot/config-$$(uname -r)  LOCALMODCONFIG=1 (loaded modules only)'
 	@echo '           LSMOD=file (lsmod of the target machine)  DBG=1 (also the -dbg package)'
@@ -95,8 +95,9 @@ series: source
 series-check: source
 	@$(H)/series-check.sh
 
-# The bench scripts check their variables first, then unpack and build.
-bench: deps
+# The bench scripts check their variables first, then install what they
+# need, unpack and build (HOST=1: only the benchmark's tools).
+bench: vars
 	@bench/run.sh
 
 bench-overhead: deps

@@ -32,11 +32,32 @@ except ImportError:
 
 COLUMNS = ["round", "workload", "arm", "metric", "value", "unit", "better",
            "sync_wakeups", "kept_on_waker_cpu", "declined_total", "hint_dropped"]
+# The placement profile guest-bench.sh appends since 2026-12-02: the run's
+# operations, the landing and promise counters, whole-system deltas.
+LANDINGS = ["landed_waker_cpu", "landed_smt_sibling", "landed_same_llc", "landed_other_llc"]
+PROFILE = ["ops"] + LANDINGS + ["promise_kept", "promise_broken", "ipi_resched", "ipi_call",
+                                "ctx_switches", "ttwu_count", "ttwu_local", "ttwu_wake_remote",
+                                "ttwu_move_affine", "lb_migrations", "run_delay_ns"]
 ARM_ORDER = ["base", "patched-off", "off", "hint-only", "waker-if-alone",
              "reciprocal-only", "no-sync", "reciprocal-strict", "honest-waker"]
 WORKLOAD_ORDER = ["pipe", "pipe-cpu01", "pipe-cpu0"] + \
     [f"{k}-{m}-g{g}" for k in ("msg", "hackbench") for m in ("thread", "process")
-     for g in (1, 2, 4)] + ["sockperf"]
+     for g in (1, 2, 4)] + ["sockperf", "tbench-1", "tbench-nproc", "tbench-2nproc",
+                            "udp-stream"]
+PROFILE_NOTE = (
+    "Placement profile (before each workload's timings): where the feature "
+    "placed the wakees of decided sync wakeups (landed_* of sync_wakeup_stats, "
+    "as shares of their sum; \"-\" where the feature is off or absent), the "
+    "share of the wakers' promises to sleep they kept, and whole-system figures "
+    "over the run from the kernel's own counters: wakeups that ran on the waking "
+    "CPU and wake_affine() moves (schedstats ttwu_local, ttwu_move_affine over "
+    "ttwu_count), IPIs (rescheduling and function-call, /proc/interrupts), "
+    "context switches, the wait of runnable tasks (schedstats run_delay) and "
+    "load-balance migrations, per operation of the workload. Placement is what "
+    "a policy changes directly and depends far less on emulation than time does; "
+    "it is not independent of timing (an idle vCPU, a tick that catches a waker "
+    "before it sleeps), so it carries to hardware better than the timings, not "
+    "exactly.")
 CONFIDENCE = 0.95
 TEST = "95% confidence interval of the change of the mean (Welch, unequal variances)"
 NO_DIFF = "no difference shown"
@@ -59,6 +80,11 @@ SUMMARIES = [
       for m, k in (("thread", "threads"), ("process", "processes")) for g in (1, 2, 4)]),
     ("sockperf", "`sockperf ping-pong --tcp` on loopback",
      [("sockperf", None)]),
+    ("tbench", "dbench's `tbench` on loopback",
+     [("tbench-1", "1 client"), ("tbench-nproc", "nproc clients"),
+      ("tbench-2nproc", "2 x nproc clients")]),
+    ("udp-stream", "`iperf3 -u -b 0` on loopback (receiver)",
+     [("udp-stream", None)]),
 ]
 
 
@@ -97,8 +123,9 @@ def read_rows(paths):
             die(f"cannot read {path}: {e.strerror}")
         with f:
             reader = csv.DictReader(f)
-            if reader.fieldnames != COLUMNS:
-                die(f"{path}: header is {reader.fieldnames}, want {','.join(COLUMNS)}: "
+            if reader.fieldnames not in (COLUMNS, COLUMNS + PROFILE):
+                die(f"{path}: header is {reader.fieldnames}, want {','.join(COLUMNS)} "
+                    "(and the placement columns after them): "
                     "is it a raw.csv from bench/guest-bench.sh?")
             for i, r in enumerate(reader, start=2):
                 try:
@@ -215,11 +242,149 @@ def pct(x, signed=True):
     return f"{x:+.1f}%" if signed else f"{100 * x:.0f}%"
 
 
+# --- placement profile ------------------------------------------------------
+
+def share(r, part, whole):
+    """part / sum of the columns in whole, for one run; None if not counted."""
+    try:
+        d = sum(int(r[c]) for c in whole)
+        return int(r[part]) / d if d > 0 else None
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def per_op(r, cols, scale=1.0):
+    """sum of cols / ops of one run, times scale; None if not counted."""
+    try:
+        return scale * sum(int(r[c]) for c in cols) / int(r["ops"])
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return None
+
+
+# (heading, unit: share or a number format, per-run function)
+PROFILE_FIGURES = [
+    ("on waker CPU", "share", lambda r: share(r, "landed_waker_cpu", LANDINGS)),
+    ("SMT sibling", "share", lambda r: share(r, "landed_smt_sibling", LANDINGS)),
+    ("same LLC", "share", lambda r: share(r, "landed_same_llc", LANDINGS)),
+    ("other LLC", "share", lambda r: share(r, "landed_other_llc", LANDINGS)),
+    ("promises kept", "share", lambda r: share(r, "promise_kept", ["promise_kept", "promise_broken"])),
+    ("ttwu on waking CPU", "share", lambda r: share(r, "ttwu_local", ["ttwu_count"])),
+    ("wake_affine() moves", "share", lambda r: share(r, "ttwu_move_affine", ["ttwu_count"])),
+    ("IPIs / op", ".3g", lambda r: per_op(r, ["ipi_resched", "ipi_call"])),
+    ("of which function call", "share", lambda r: share(r, "ipi_call", ["ipi_resched", "ipi_call"])),
+    ("ctx switches / op", ".3g", lambda r: per_op(r, ["ctx_switches"])),
+    ("run delay / op (usec)", ".3g", lambda r: per_op(r, ["run_delay_ns"], 1e-3)),
+    ("lb migrations / 1k op", ".3g", lambda r: per_op(r, ["lb_migrations"], 1e3)),
+]
+
+
+def profiles(rows):
+    """{workload: {arm: [mean of each PROFILE_FIGURES entry or None]}}, from
+    the first metric of each workload (its other metrics share the runs)."""
+    first, runs = {}, {}
+    for r in rows:
+        if "ops" not in r:
+            return {}
+        if first.setdefault(r["workload"], r["metric"]) != r["metric"]:
+            continue
+        runs.setdefault(r["workload"], {}).setdefault(r["arm"], []).append(r)
+    out = {}
+    for w, by_arm in runs.items():
+        for arm, rs in by_arm.items():
+            means = []
+            for _, _, f in PROFILE_FIGURES:
+                v = [x for x in (f(r) for r in rs) if x is not None]
+                means.append((statistics.fmean(v), len(v)) if v else (None, 0))
+            out.setdefault(w, {})[arm] = means
+    return out
+
+
+def profile_table(w, by_arm, arms):
+    op = ("a message" if w.startswith(("msg", "hackbench")) else
+          "a datagram received" if w == "udp-stream" else
+          "an operation of its closing table" if w.startswith("tbench") else "a round trip")
+    out = [f"#### {w}: placement profile (mean over runs; op: {op})\n",
+           "| arm | " + " | ".join(h for h, _, _ in PROFILE_FIGURES) + " |",
+           "|---|" + "--:|" * len(PROFILE_FIGURES)]
+    for arm in arms:
+        if arm not in by_arm:
+            continue
+        cells = []
+        for (_, fmt, _), (m, _) in zip(PROFILE_FIGURES, by_arm[arm]):
+            if m is None:
+                cells.append("-")
+            elif fmt == "share":
+                cells.append(f"{100 * m:.1f}%")
+            else:
+                cells.append(format(m, fmt))
+        out.append(f"| {arm} | " + " | ".join(cells) + " |")
+    out.append("")
+    return out
+
+
+def plot_profile(outdir, prof, arms, workloads):
+    """placement.png: per workload and arm, the share of wakeups run on the
+    waking CPU (schedstats) and the IPIs per operation."""
+    gnuplot = shutil.which("gnuplot")
+    if not gnuplot:
+        return "no placement plot: gnuplot is missing (apt-get install gnuplot-nox)"
+    heads = [h for h, _, _ in PROFILE_FIGURES]
+    panels = [("local", heads.index("ttwu on waking CPU"), "wakeups run on the waking CPU", "[0:1]"),
+              ("ipi", heads.index("IPIs / op"), "IPIs per operation (resched + call)", "[0:*]")]
+    lines, shown = ["label " + " ".join(arms)], []
+    for tag, i, ylabel, yrange in panels:
+        have = False
+        for wl in workloads:
+            if wl not in prof:
+                continue
+            cells = []
+            for arm in arms:
+                m = prof[wl].get(arm, [(None, 0)] * len(PROFILE_FIGURES))[i][0]
+                have = have or (m is not None)
+                cells.append("?" if m is None else f"{m:.5f}")
+            lines.append(f"{tag}:{wl} " + " ".join(cells))
+        if have:
+            shown.append((tag, ylabel, yrange))
+    if not shown:
+        return "no placement plot: the runs carry no placement figures"
+    dat = os.path.join(outdir, "placement.dat")
+    with open(dat, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    n = sum(1 for wl in workloads if wl in prof)
+    width = max(900, 60 + n * (len(arms) * 14 + 30))
+    script = f"""
+set terminal pngcairo size {width},{450 * len(shown)} noenhanced font ",10"
+set output '{os.path.join(outdir, "placement.png")}'
+set datafile missing '?'
+set style data histograms
+set style histogram clustered gap 2
+set style fill solid 0.7 border -1
+set boxwidth 0.9
+set grid ytics
+set xtics rotate by -35 scale 0
+set key outside top center horizontal
+set multiplot layout {len(shown)},1
+"""
+    for tag, ylabel, yrange in shown:
+        script += f"""set ylabel "{ylabel}"
+set yrange {yrange}
+plot for [i=2:{len(arms) + 1}] '< grep -E "^(label|{tag}:)" {dat} | sed "s/^{tag}://"' using i:xtic(1) title columnheader(i)
+unset key
+"""
+    script += "unset multiplot\n"
+    res = subprocess.run([gnuplot], input=script, text=True, capture_output=True)
+    if res.returncode != 0:
+        return f"no placement plot: gnuplot failed: {res.stderr.strip()}"
+    return None
+
+
 # --- output -------------------------------------------------------------------
 
-def workload_tables(groups, arms, workloads, baseline, cmds):
+def workload_tables(groups, arms, workloads, baseline, cmds, prof=None):
     out = []
     for w in workloads:
+        if prof and w in prof:
+            out += profile_table(w, prof[w], arms)
         for (gw, metric), g in groups.items():
             if gw != w:
                 continue
@@ -399,7 +564,11 @@ def main():
     md += summary_tables(groups, arms, args.baseline)
     md.append("## Per workload")
     md.append("")
-    md += workload_tables(groups, arms, workloads, args.baseline, cmds)
+    prof = profiles(rows)
+    if prof:
+        md.append(PROFILE_NOTE)
+        md.append("")
+    md += workload_tables(groups, arms, workloads, args.baseline, cmds, prof)
     text = "\n".join(md)
     with open(os.path.join(outdir, "table.md"), "w") as f:
         f.write(text)
@@ -414,6 +583,10 @@ def main():
         err = plot(outdir, groups, arms, workloads, args.baseline)
         if err:
             print(f"analyze: {err}", file=sys.stderr)
+        if prof:
+            err = plot_profile(outdir, prof, arms, workloads)
+            if err:
+                print(f"analyze: {err}", file=sys.stderr)
 
 
 if __name__ == "__main__":

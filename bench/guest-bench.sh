@@ -19,7 +19,8 @@
 #               order)
 #   WORKLOADS   subset of the workloads listed by --check (default all)
 #   QUICK       1 = smoke-test sizes
-#   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT  workload sizes
+#   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS
+#   UDP_PORT    workload sizes and ports (tbench_srv listens on 7003)
 # A kernel without the feature (the unpatched base) can run ARMS=off: the
 # scheduler files are then left alone and the counters recorded empty.
 # BENCH_FEATURES, BENCH_POLICY, BENCH_STATS override the kernel file paths
@@ -34,6 +35,9 @@ ALL_WORKLOADS="pipe pipe-cpu01 pipe-cpu0 msg-thread-g1 msg-thread-g2 msg-thread-
 ALL_WORKLOADS+=" msg-process-g1 msg-process-g2 msg-process-g4"
 ALL_WORKLOADS+=" hackbench-thread-g1 hackbench-thread-g2 hackbench-thread-g4"
 ALL_WORKLOADS+=" hackbench-process-g1 hackbench-process-g2 hackbench-process-g4 sockperf"
+# tbench (dbench) at 1, nproc and 2 x nproc clients, and a UDP stream:
+# the cases that decided the 2022 thread (seeds/README.md).
+ALL_WORKLOADS+=" tbench-1 tbench-nproc tbench-2nproc udp-stream"
 
 FEATURES=${BENCH_FEATURES:-/sys/kernel/debug/sched/features}
 POLICY=${BENCH_POLICY:-/proc/sys/kernel/sched_sync_wakeup_policy}
@@ -79,6 +83,8 @@ settings() {
 		MSG_LOOPS=${MSG_LOOPS:-40}
 		HB_LOOPS=${HB_LOOPS:-40}
 		SOCK_SECS=${SOCK_SECS:-1}
+		TB_SECS=${TB_SECS:-2}
+		UDP_SECS=${UDP_SECS:-1}
 	else
 		# Under TCG on a 2-core host, 0.3-2 s a run (pipe ~150 usec/op);
 		# 100 loops is perf's and hackbench's own default.
@@ -87,8 +93,11 @@ settings() {
 		MSG_LOOPS=${MSG_LOOPS:-100}
 		HB_LOOPS=${HB_LOOPS:-100}
 		SOCK_SECS=${SOCK_SECS:-2}
+		TB_SECS=${TB_SECS:-3}
+		UDP_SECS=${UDP_SECS:-2}
 	fi
 	SOCK_PORT=${SOCK_PORT:-11111}
+	UDP_PORT=${UDP_PORT:-5201}
 	ARMS=$(norm "${ARMS:-$ALL_ARMS}")
 	WORKLOADS=$(norm "${WORKLOADS:-$ALL_WORKLOADS}")
 	check_count ROUNDS "$ROUNDS"
@@ -97,6 +106,10 @@ settings() {
 	check_count HB_LOOPS "$HB_LOOPS"
 	check_count SOCK_SECS "$SOCK_SECS"
 	check_count SOCK_PORT "$SOCK_PORT"
+	check_count TB_SECS "$TB_SECS"
+	[ "$TB_SECS" -ge 2 ] || die "TB_SECS=$TB_SECS: tbench reports throughput once a second; use 2 or more"
+	check_count UDP_SECS "$UDP_SECS"
+	check_count UDP_PORT "$UDP_PORT"
 	check_list ARMS "$ARMS" "$ALL_ARMS"
 	check_list WORKLOADS "$WORKLOADS" "$ALL_WORKLOADS"
 	read -ra arm_list <<<"$ARMS"
@@ -121,11 +134,41 @@ command_of() {
 	hackbench-thread-g*) g=${1#hackbench-thread-g} && echo "hackbench --pipe --threads --groups $g --loops $HB_LOOPS" ;;
 	hackbench-process-g*) g=${1#hackbench-process-g} && echo "hackbench --pipe --process --groups $g --loops $HB_LOOPS" ;;
 	sockperf) echo "sockperf ping-pong --tcp -i 127.0.0.1 -p $SOCK_PORT -t $SOCK_SECS" ;;
+	tbench-1) echo "tbench -t $TB_SECS 1 127.0.0.1" ;;
+	tbench-nproc) echo "tbench -t $TB_SECS $(nproc) 127.0.0.1" ;;
+	tbench-2nproc) echo "tbench -t $TB_SECS $((2 * $(nproc))) 127.0.0.1" ;;
+	# -b 0: iperf3 caps UDP at 1 Mbit/s otherwise; -f m: always Mbits/sec.
+	udp-stream) echo "iperf3 -c 127.0.0.1 -p $UDP_PORT -u -b 0 -t $UDP_SECS -f m" ;;
 	*) die "no command for workload $1" ;;
 	esac
 }
 
-server_command() { echo "sockperf server --tcp -i 127.0.0.1 -p $SOCK_PORT"; }
+# server_of WORKLOAD: sets `server` to the server it talks to (sockperf,
+# tbench, iperf3), or nothing.
+server_of() {
+	case "$1" in
+	sockperf) server=sockperf ;;
+	tbench-*) server=tbench ;;
+	udp-stream) server=iperf3 ;;
+	*) server="" ;;
+	esac
+}
+
+server_command() { # server_command SERVER
+	case "$1" in
+	sockperf) echo "sockperf server --tcp -i 127.0.0.1 -p $SOCK_PORT" ;;
+	tbench) echo "tbench_srv" ;;
+	iperf3) echo "iperf3 -s -p $UDP_PORT" ;;
+	esac
+}
+
+server_port() { # server_port SERVER: the TCP port it listens on
+	case "$1" in
+	sockperf) echo "$SOCK_PORT" ;;
+	tbench) echo 7003 ;;
+	iperf3) echo "$UDP_PORT" ;;
+	esac
+}
 
 # --- the kernel's knobs -------------------------------------------------
 
@@ -169,27 +212,120 @@ reset_counters() {
 	echo 0 >"$STATS" || die "cannot reset the counters in $STATS"
 }
 
-# Sets sync kept declined dropped (all empty without the feature);
-# declined is the sum of the declined_* counters.
+# The landings and promises of sync_wakeup_stats, in raw.csv's order.
+LANDING_COUNTERS="landed_waker_cpu landed_smt_sibling landed_same_llc landed_other_llc promise_kept promise_broken"
+
+# Sets sync kept declined dropped and landing[] (all empty without the
+# feature); declined is the sum of the declined_* counters.
+declare -A landing
 read_counters() {
-	local name value n=0
+	local name value n=0 c
 	sync="" kept="" declined="" dropped=""
+	for c in $LANDING_COUNTERS; do landing[$c]=""; done
 	feature_present || return 0
 	declined=0
 	while read -r name value; do
+		# promise_pending is a signed in-flight count, not a total.
+		[ "$name" != promise_pending ] || continue
 		case "$value" in '' | *[!0-9]*) die "counter '$name' in $STATS reads '$value', want a number" ;; esac
 		case "$name" in
 		sync_wakeups) sync=$value && n=$((n + 1)) ;;
 		kept_on_waker_cpu) kept=$value && n=$((n + 1)) ;;
 		hint_dropped) dropped=$value && n=$((n + 1)) ;;
 		declined_*) declined=$((declined + value)) ;;
+		landed_* | promise_*) landing[$name]=$value && n=$((n + 1)) ;;
 		esac
 	done <"$STATS"
-	[ "$n" = 3 ] || die "$STATS lacks sync_wakeups, kept_on_waker_cpu or hint_dropped"
+	[ "$n" = 9 ] || die "$STATS lacks some of sync_wakeups, kept_on_waker_cpu, hint_dropped, $LANDING_COUNTERS"
+}
+
+# --- the system's own counters, around every run ---------------------------
+
+# Whole-system deltas over a run, in raw.csv's order: IPIs (rescheduling;
+# function calls, how a wakelisted wakeup arrives), context switches, and
+# from /proc/schedstat (version 16) wakeups, wakeups on the waking CPU,
+# wakeups of a task last on another CPU, wake_affine() moves, load-balance
+# migrations and the wait of runnable tasks (ns). Empty where not counted.
+SYSTEM_COUNTERS="ipi_resched ipi_call ctx_switches ttwu_count ttwu_local ttwu_wake_remote ttwu_move_affine lb_migrations run_delay_ns"
+declare -A sys_before sys_delta smp
+
+# sample_system: the counters now into smp[]. Builtins only: a fork costs
+# 75-150 ms under TCG.
+sample_system() {
+	local name rest w sum c
+	local -a f
+	for c in $SYSTEM_COUNTERS; do smp[$c]=""; done
+	while read -r name rest; do
+		case "$name" in RES: | CAL:) ;; *) continue ;; esac
+		sum=0
+		for w in $rest; do
+			case "$w" in *[!0-9]*) break ;; esac
+			sum=$((sum + w))
+		done
+		if [ "$name" = RES: ]; then smp[ipi_resched]=$sum; else smp[ipi_call]=$sum; fi
+	done </proc/interrupts
+	while read -r name rest; do
+		[ "$name" != ctxt ] || smp[ctx_switches]=$rest
+	done </proc/stat
+	[ "$schedstat" = yes ] || return 0
+	for c in ttwu_count ttwu_local ttwu_wake_remote ttwu_move_affine lb_migrations run_delay_ns; do smp[$c]=0; done
+	while read -r name rest; do
+		read -ra f <<<"$rest"
+		case "$name" in
+		cpu[0-9]*)
+			smp[ttwu_count]=$((smp[ttwu_count] + f[4]))
+			smp[ttwu_local]=$((smp[ttwu_local] + f[5]))
+			smp[run_delay_ns]=$((smp[run_delay_ns] + f[7]))
+			;;
+		domain[0-9]*)
+			smp[ttwu_wake_remote]=$((smp[ttwu_wake_remote] + f[34]))
+			smp[ttwu_move_affine]=$((smp[ttwu_move_affine] + f[35]))
+			smp[lb_migrations]=$((smp[lb_migrations] + f[5] + f[13] + f[21] + f[27]))
+			;;
+		esac
+	done </proc/schedstat
+}
+
+system_before() { # sys_before[] = the counters now
+	local c
+	sample_system
+	for c in $SYSTEM_COUNTERS; do sys_before[$c]=${smp[$c]}; done
+}
+
+system_delta() { # sys_delta[] = the counters now - sys_before[]
+	local c
+	sample_system
+	for c in $SYSTEM_COUNTERS; do
+		if [ -n "${smp[$c]}" ] && [ -n "${sys_before[$c]}" ]; then
+			sys_delta[$c]=$((smp[$c] - sys_before[$c]))
+		else
+			sys_delta[$c]=""
+		fi
+	done
+}
+
+# schedstats on for the whole session (every arm alike), if built in and
+# /proc/schedstat is the layout parsed above; the old setting comes back.
+schedstat=no
+schedstat_was=""
+schedstats_on() {
+	local v=""
+	[ -w /proc/sys/kernel/sched_schedstats ] && [ -r /proc/schedstat ] || return 0
+	IFS= read -r v </proc/schedstat || true
+	if [ "$v" != "version 16" ]; then
+		progress "/proc/schedstat is '$v', not version 16: no schedstats figures"
+		return 0
+	fi
+	IFS= read -r schedstat_was </proc/sys/kernel/sched_schedstats
+	echo 1 >/proc/sys/kernel/sched_schedstats || die "cannot turn on kernel.sched_schedstats"
+	schedstat=yes
 }
 
 restore() {
-	stop_server
+	stop_servers
+	if [ -n "$schedstat_was" ]; then
+		echo "$schedstat_was" >/proc/sys/kernel/sched_schedstats 2>/dev/null || true
+	fi
 	if feature_present && [ -w "$FEATURES" ]; then
 		echo NO_SYNC_PAIR_AFFINE >"$FEATURES" 2>/dev/null || true
 	fi
@@ -197,33 +333,36 @@ restore() {
 
 # --- sockperf's server ---------------------------------------------------
 
-server_pid=""
+declare -A server_pid
+# start_server SERVER: started once, for the whole session, listening.
 start_server() {
-	if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+	local i cmd port pid=${server_pid[$1]:-}
+	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 		return 0
 	fi
-	local i cmd
-	read -ra cmd <<<"$(server_command)"
-	"${cmd[@]}" >>"$RESULTS/sockperf-server.log" 2>&1 &
-	server_pid=$!
+	read -ra cmd <<<"$(server_command "$1")"
+	port=$(server_port "$1")
+	"${cmd[@]}" >>"$RESULTS/$1-server.log" 2>&1 &
+	server_pid[$1]=$!
 	for i in $(seq 50); do
-		if ss -Htln "sport = :$SOCK_PORT" 2>/dev/null | grep -q .; then
+		if ss -Htln "sport = :$port" 2>/dev/null | grep -q .; then
 			return 0
 		fi
-		kill -0 "$server_pid" 2>/dev/null ||
-			die "sockperf server exited at once: see $RESULTS/sockperf-server.log (is lo up? ip link set lo up)"
+		kill -0 "${server_pid[$1]}" 2>/dev/null ||
+			die "$1 server exited at once: see $RESULTS/$1-server.log (is lo up? ip link set lo up)"
 		sleep 0.2
 		: "$i"
 	done
-	die "sockperf server does not listen on 127.0.0.1:$SOCK_PORT after 10 s: see $RESULTS/sockperf-server.log"
+	die "$1 server does not listen on 127.0.0.1:$port after 10 s: see $RESULTS/$1-server.log"
 }
 
-stop_server() {
-	if [ -n "$server_pid" ]; then
-		kill "$server_pid" 2>/dev/null || true
-		wait "$server_pid" 2>/dev/null || true
-		server_pid=""
-	fi
+stop_servers() {
+	local name
+	for name in "${!server_pid[@]}"; do
+		kill "${server_pid[$name]}" 2>/dev/null || true
+		wait "${server_pid[$name]}" 2>/dev/null || true
+		unset "server_pid[$name]"
+	done
 }
 
 # --- running and parsing -------------------------------------------------
@@ -234,28 +373,73 @@ grab() {
 	if [[ $3 =~ $2 ]]; then got=${BASH_REMATCH[$1]}; fi
 }
 
-# parse WORKLOAD OUTPUT: sets `metrics`, lines "metric value unit better";
-# a value the output lacks is "-" and stops the bench in check_metrics.
+# Messages per group and loop of perf's messaging and of hackbench: each of
+# their 20 senders writes to each of 20 receivers (both tools' default).
+MSGS_PER_GROUP_LOOP=400
+
+# table_ops OUTPUT: sets `got` to the sum of the Count column of tbench's
+# closing table ("-" without one).
+table_ops() {
+	local line sum=0 n=0 re='^ [A-Za-z]+ +([0-9]+) +[0-9.]+ +[0-9.]+$'
+	while IFS= read -r line; do
+		if [[ $line =~ $re ]]; then
+			sum=$((sum + BASH_REMATCH[1]))
+			n=$((n + 1))
+		fi
+	done <<<"$1"
+	got=$sum
+	[ "$n" != 0 ] || got=-
+}
+
+# parse WORKLOAD OUTPUT: sets `metrics`, lines "metric value unit better",
+# and `ops`, the operations of the run (pipe, sockperf: round trips;
+# messaging, hackbench: messages); a value the output lacks is "-" and
+# stops the bench in check_metrics.
 parse() {
-	local nl=$'\n'
+	local nl=$'\n' lost
 	case "$1" in
 	pipe*)
 		grab 1 '([0-9.]+) usecs/op' "$2"
 		metrics="time-per-op $got usec/op lower"
+		ops=$PIPE_LOOPS
 		;;
 	msg-*)
 		grab 1 'Total time: ([0-9.]+) \[sec\]' "$2"
 		metrics="runtime $got s lower"
+		ops=$((${1##*-g} * MSGS_PER_GROUP_LOOP * MSG_LOOPS))
 		;;
 	hackbench-*)
 		grab 2 "(^|$nl)Time: ([0-9.]+)" "$2"
 		metrics="runtime $got s lower"
+		ops=$((${1##*-g} * MSGS_PER_GROUP_LOOP * HB_LOOPS))
 		;;
 	sockperf)
 		grab 1 'avg-latency=([0-9.]+)' "$2"
 		metrics="avg-latency $got usec lower$nl"
 		grab 1 'percentile 99\.000 = *([0-9.]+)' "$2"
 		metrics+="p99-latency $got usec lower"
+		grab 1 'Total Run\][^'"$nl"']*ReceivedMessages=([0-9]+)' "$2"
+		ops=$got
+		;;
+	tbench-*)
+		grab 2 "(^|$nl)Throughput ([0-9.]+) MB/sec" "$2"
+		# tbench samples once a second: a shorter run reports 0.
+		[[ $got =~ [1-9] ]] || got=-
+		metrics="throughput $got MB/s higher"
+		table_ops "$2"
+		ops=$got
+		;;
+	udp-stream)
+		# The receiver's line: what got through, and of how many datagrams.
+		grab 1 '([0-9.]+) Mbits/sec +[0-9.]+ ms +[0-9]+/[0-9]+ \([^)]*\) +receiver' "$2"
+		metrics="received $got Mbit/s higher$nl"
+		grab 1 ' ([0-9]+)/[0-9]+ \(([0-9.e+-]+)%\) +receiver' "$2"
+		lost=$got
+		grab 2 ' ([0-9]+)/[0-9]+ \(([0-9.e+-]+)%\) +receiver' "$2"
+		metrics+="lost $got % lower"
+		grab 1 ' [0-9]+/([0-9]+) \([^)]*\) +receiver' "$2"
+		ops=-
+		[ "$got" = - ] || [ "$lost" = - ] || ops=$((got - lost))
 		;;
 	esac
 }
@@ -264,6 +448,7 @@ parse() {
 check_metrics() { # check_metrics WORKLOAD ARM
 	local metric value rest
 	[ -n "$metrics" ] || die "$1 under arm $2: no metric parsed; output in $RESULTS/runs.log"
+	case "$ops" in '' | *[!0-9]* | 0) die "$1 under arm $2: cannot tell its operations (got '$ops'); output in $RESULTS/runs.log" ;; esac
 	while read -r metric value rest; do
 		case "$value" in
 		'' | *[!0-9.]* | *.*.* | .)
@@ -277,17 +462,32 @@ check_metrics() { # check_metrics WORKLOAD ARM
 # run_one WORKLOAD ARM: sets the arm, runs the workload, sets `metrics`
 # and the counters.
 run_one() {
-	local cmd out rc=0
+	local cmd out rc=0 server
 	read -ra cmd <<<"${cmdline[$1]}"
-	[ "$1" != sockperf ] || start_server
+	server_of "$1"
+	[ -z "$server" ] || start_server "$server"
 	set_arm "$2"
 	reset_counters
+	# After the arm is set: flipping a feature sends IPIs of its own.
+	system_before
 	out=$("${cmd[@]}" 2>&1) || rc=$?
+	system_delta
 	read_counters
 	printf '### %s arm=%s rc=%s: %s\n%s\n' "$1" "$2" "$rc" "${cmd[*]}" "$out" >>"$RESULTS/runs.log"
 	[ "$rc" = 0 ] || die "$1 under arm $2 failed (exit $rc): ${cmd[*]}; output in $RESULTS/runs.log"
 	parse "$1" "$out"
 	check_metrics "$1" "$2"
+}
+
+csv() { echo "${1// /,}"; } # csv "a b c": "a,b,c"
+
+# Sets `profile` to the run's landings and system counters as CSV fields.
+profile_csv() {
+	local c
+	profile=""
+	for c in $LANDING_COUNTERS; do profile+="${landing[$c]},"; done
+	for c in $SYSTEM_COUNTERS; do profile+="${sys_delta[$c]},"; done
+	profile=${profile%,}
 }
 
 # --- progress ------------------------------------------------------------
@@ -348,15 +548,17 @@ kernel_facts() {
 	else
 		echo "$side.preempt: unknown; uname -v: $(uname -v)"
 	fi
-	if [ -e /proc/sys/kernel/sched_schedstats ]; then
-		echo "$side.schedstats: built in, kernel.sched_schedstats=$(cat /proc/sys/kernel/sched_schedstats)"
+	if [ "$schedstat" = yes ]; then
+		echo "$side.schedstats: on for the session (kernel.sched_schedstats was $schedstat_was)"
+	elif [ -e /proc/sys/kernel/sched_schedstats ]; then
+		echo "$side.schedstats: built in, not used (kernel.sched_schedstats=$(cat /proc/sys/kernel/sched_schedstats))"
 	else
 		echo "$side.schedstats: not built in (CONFIG_SCHEDSTATS off): no schedstats figures"
 	fi
 }
 
 write_meta() {
-	local w side=${BENCH_SIDE:-guest}
+	local w srv server side=${BENCH_SIDE:-guest}
 	{
 		echo "$side.kernel: $(uname -r)"
 		echo "$side.uname: $(uname -a)"
@@ -372,6 +574,8 @@ write_meta() {
 		echo "tool.perf: $(perf --version 2>&1 | head -1)"
 		echo "tool.hackbench: $(hackbench --help 2>&1 | head -1)"
 		echo "tool.sockperf: $(sockperf --version 2>&1 | head -1)"
+		echo "tool.tbench: $(tbench --help 2>&1 | head -1)"
+		echo "tool.iperf3: $(iperf3 --version 2>&1 | head -1)"
 		echo "rounds: $ROUNDS"
 		echo "arms: $ARMS"
 		echo "workloads: $WORKLOADS"
@@ -380,9 +584,14 @@ write_meta() {
 		for w in "${workload_list[@]}"; do
 			echo "cmd.$w: ${cmdline[$w]}"
 		done
-		if is_in sockperf "$WORKLOADS"; then
-			echo "cmd.sockperf-server: $(server_command) (background, whole session)"
-		fi
+		for srv in sockperf tbench iperf3; do
+			for w in "${workload_list[@]}"; do
+				server_of "$w"
+				[ "$server" = "$srv" ] || continue
+				echo "cmd.$srv-server: $(server_command "$srv") (background, whole session)"
+				break
+			done
+		done
 	} >"$RESULTS/meta.txt"
 }
 
@@ -398,8 +607,9 @@ main() {
 	trap 'exit 130' INT TERM
 	: >"$RESULTS/runs.log"
 	: >"$RESULTS/progress"
+	schedstats_on
 	write_meta
-	echo "round,workload,arm,metric,value,unit,better,sync_wakeups,kept_on_waker_cpu,declined_total,hint_dropped" >"$RESULTS/raw.csv"
+	echo "round,workload,arm,metric,value,unit,better,sync_wakeups,kept_on_waker_cpu,declined_total,hint_dropped,ops,$(csv "$LANDING_COUNTERS"),$(csv "$SYSTEM_COUNTERS")" >"$RESULTS/raw.csv"
 
 	start=${EPOCHREALTIME/[.,]/}
 	progress "start: $ROUNDS rounds x ${#workload_list[@]} workloads x ${#arm_list[@]} arms = $total_runs runs, after ${#workload_list[@]} warm-up runs"
@@ -424,8 +634,9 @@ main() {
 				run_one "$w" "$a"
 				dt=$((${EPOCHREALTIME/[.,]/} - t0))
 				shown=""
+				profile_csv
 				while read -r metric value unit better; do
-					printf '%s\n' "$r,$w,$a,$metric,$value,$unit,$better,$sync,$kept,$declined,$dropped" >>"$RESULTS/raw.csv"
+					printf '%s\n' "$r,$w,$a,$metric,$value,$unit,$better,$sync,$kept,$declined,$dropped,$ops,$profile" >>"$RESULTS/raw.csv"
 					shown+="$metric=$value $unit  "
 				done <<<"$metrics"
 				i=$((i + 1))

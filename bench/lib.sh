@@ -6,7 +6,7 @@
 # shellcheck disable=SC2034 # used by the scripts that source this file
 BENCH="$REPO/bench"
 # Variables handed to bench/guest-bench.sh in the guest.
-GUEST_VARS="ROUNDS ARMS WORKLOADS QUICK PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT"
+GUEST_VARS="ROUNDS ARMS WORKLOADS QUICK PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT"
 
 # check_choice NAME VALUE CHOICE...: stop unless VALUE is one of the choices.
 check_choice() {
@@ -74,7 +74,8 @@ boot_bench() {
 	tailpid=$!
 	kconfig=${kernel:-$(kernel_dir bench)/arch/x86/boot/bzImage}
 	kconfig=${kconfig%/arch/x86/boot/bzImage}/.config
-	FLAVOUR=bench OUT="$out" CMD="$(guest_cmd "$kconfig")" TIMEOUT="${TIMEOUT:-$(default_timeout)}" \
+	# Each vCPU on its own host CPU where there are enough: less noise.
+	PIN_VCPUS=1 FLAVOUR=bench OUT="$out" CMD="$(guest_cmd "$kconfig")" TIMEOUT="${TIMEOUT:-$(default_timeout)}" \
 		KERNEL="$kernel" "$REPO/vm/run.sh" >"$out/vm-run.log" 2>&1 || rc=$?
 	sleep 1 # let tail print the last lines
 	kill "$tailpid" 2>/dev/null || true
@@ -125,6 +126,7 @@ host_meta() {
 	echo "host.kernel: $(uname -r)"
 	echo "host.date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "accel: $(cat "$1" 2>/dev/null || echo unknown)"
+	echo "vcpu pinning: $(cat "${1%/*}/pinning" 2>/dev/null || echo none)"
 	echo "topology: ${TOPO:-flat}"
 	echo "base kernel: $(kernel_version "$(ksrc)" 2>/dev/null || echo unknown) ($(ksrc))"
 	echo "repo: $(git -C "$REPO" describe --always --dirty --tags 2>/dev/null || echo 'not a git checkout')"

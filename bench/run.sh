@@ -13,18 +13,20 @@
 #   WORKLOADS  subset of the workloads (bench/guest-bench.sh --check lists them)
 #   QUICK=1    smoke run: 1 round, small sizes, every arm and workload (~3 min)
 #   TOPO       flat | smt | llc2 (default flat)
+#   TOPOS      several of them: a boot each, results/<date-time>/<topo>/
 #   ACCEL      auto | kvm | tcg (default auto)
 #   TIMEOUT    seconds before the guest is killed (default from the plan)
 #   BASELINE   arm the others are compared with (default hint-only)
 #   NOBUILD=1  boot the bzImage already in build/kernel-bench, build nothing
 #   HOST=1     run on this machine's kernel; without SYNC_PAIR_AFFINE only
 #              ARMS=off (the default there)
-#   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS  workload sizes
+#   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS TB_SECS UDP_SECS  workload sizes
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 TOPO=${TOPO:-flat}
+TOPOS=${TOPOS:-$TOPO}
 ACCEL=${ACCEL:-auto}
 NOBUILD=${NOBUILD:-0}
 HOST=${HOST:-0}
@@ -32,6 +34,9 @@ export TOPO ACCEL
 
 check_settings() {
 	check_choice TOPO "$TOPO" flat smt llc2
+	local t
+	[ -n "$(echo "$TOPOS" | xargs)" ] || die "TOPOS is empty: use some of: flat smt llc2"
+	for t in $TOPOS; do check_choice "TOPOS entry" "$t" flat smt llc2; done
 	check_choice ACCEL "$ACCEL" auto kvm tcg
 	check_choice NOBUILD "$NOBUILD" 0 1
 	check_choice HOST "$HOST" 0 1
@@ -142,7 +147,7 @@ main_host() {
 		--title "WF_SYNC placement A/B, $(uname -r), on the host ($(nproc) CPUs), no VM" \
 		"$res/raw.csv"
 	echo
-	log "benchmark took $(($(date +%s) - start)) s; results: $res (table.md, plot.png, raw.csv, meta.txt; logs in host/)"
+	log "benchmark took $(($(date +%s) - start)) s; results: $res (table.md, plot.png, placement.png, raw.csv, meta.txt; logs in host/)"
 }
 
 # --- in a VM ---------------------------------------------------------------
@@ -151,30 +156,56 @@ main() {
 	local res base start busy
 	check_settings
 	if [ "$HOST" = 1 ]; then
+		# The workloads' tools and the analysis; no compiler, no QEMU.
+		"$REPO/harness/deps.sh" --only linux-perf rt-tests sockperf dbench iperf3 iproute2 \
+			procps util-linux python3 python3-scipy gnuplot-nox
 		main_host
 		return
 	fi
+	"$REPO/harness/deps.sh"
 	base=$(baseline)
 	build
 	res=$(new_results_dir "")
+	start=$(date +%s)
+	if [ "$(echo "$TOPOS" | wc -w)" = 1 ]; then
+		bench_topology "$TOPOS" "$res" "$base"
+	else
+		# One boot per topology, each with its own tables; an index here.
+		echo "# WF_SYNC placement A/B on $TOPOS" >"$res/table.md"
+		for topo in $TOPOS; do
+			bench_topology "$topo" "$res/$topo" "$base"
+			printf '\n- [%s](%s/table.md): %s\n' "$topo" "$topo" \
+				"$(sed -n 's/^bench wall time: //p' "$res/$topo/meta.txt")" >>"$res/table.md"
+		done
+	fi
+	echo
+	log "benchmark took $(($(date +%s) - start)) s; results: $res$([ "$(echo "$TOPOS" | wc -w)" = 1 ] || echo "/<topology>") (table.md, plot.png, placement.png, raw.csv, meta.txt; guest logs in vm/)"
+}
+
+# bench_topology TOPO DIR BASELINE: one boot on TOPO, its results in DIR.
+bench_topology() {
+	local topo=$1 res=$2 base=$3 start busy
+	mkdir -p "$res"
 	busy=$(busy_host /proc/loadavg)
 	[ -z "$busy" ] ||
 		log "warning: the host is busy ($busy): stop what runs beside the benchmark, or its noise goes into every timing"
 	start=$(date +%s)
-	log "bench: $("$BENCH/guest-bench.sh" --check | sed -n 's/^runs: //p') runs on $TOPO, in one boot; results in $res"
-	boot_bench "$res/vm"
+	log "bench: $("$BENCH/guest-bench.sh" --check | sed -n 's/^runs: //p') runs on $topo, in one boot; results in $res"
+	TOPO=$topo boot_bench "$res/vm"
 	cp "$res/vm/raw.csv" "$res/vm/meta.txt" "$res/"
 	{
-		host_meta "$res/vm/accel" bench
+		TOPO=$topo host_meta "$res/vm/accel" bench
 		echo "host.busy_before: ${busy:-no}"
 		echo "bench wall time: $(($(date +%s) - start)) s"
 	} >>"$res/meta.txt"
-	log "analysis (baseline $base)"
+	log "analysis of $topo (baseline $base)"
 	"$PYTHON" "$BENCH/analyze.py" --baseline "$base" --out "$res" \
-		--title "WF_SYNC placement A/B, $(sed -n 's/^guest.kernel: //p' "$res/meta.txt"), $TOPO, $(cat "$res/vm/accel")" \
-		"$res/raw.csv"
-	echo
-	log "benchmark took $(($(date +%s) - start)) s; results: $res (table.md, plot.png, raw.csv, meta.txt; guest logs in vm/)"
+		--title "WF_SYNC placement A/B, $(sed -n 's/^guest.kernel: //p' "$res/meta.txt"), $topo, $(cat "$res/vm/accel")" \
+		"$res/raw.csv" >"$res/analyze.log" || {
+		cat "$res/analyze.log" >&2
+		die "analysis of $topo failed"
+	}
+	sed -n '/^## Summary/,/^## Per workload/p' "$res/table.md" | sed '$d'
 }
 
 main "$@"

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # Install what the build, the VM loop and the benchmarks need (Debian 12),
-# and the PACKAGEs a target needs besides (make deb: debhelper).
+# and the PACKAGEs a target needs besides (make deb: debhelper); with
+# --only, just the PACKAGEs (make bench HOST=1 on a test machine).
 # As root: apt-get installs what is missing. Otherwise: print the command.
-# Usage: deps.sh [PACKAGE...]
+# Usage: deps.sh [--only] [PACKAGE...]
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 PACKAGES="qemu-system-x86 linux-source-6.12 build-essential flex bison bc
 libelf-dev libssl-dev cpio rsync ccache quilt dwarves python3 python3-docutils python3-scipy
-shellcheck linux-perf stress-ng rt-tests sockperf gnuplot-nox iproute2 kmod
+shellcheck linux-perf stress-ng rt-tests sockperf dbench iperf3 gnuplot-nox iproute2 kmod
 git patch procps systemd-sysv sparse $*"
+
+if [ "${1:-}" = --only ]; then
+	shift
+	PACKAGES="$*"
+fi
 
 missing=""
 for pkg in $PACKAGES; do

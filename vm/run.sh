@@ -13,6 +13,8 @@
 #   TIMEOUT   seconds before the boot is killed (default 900)
 #   OUT       result directory (default build/vm/<time>-<flavour>-<topo>)
 #   KERNEL    bzImage to boot (default build/kernel-<flavour>/arch/x86/boot/bzImage)
+#   PIN_VCPUS 1: pin vCPU thread n to host CPU n, when there are enough host
+#             CPUs and a thread per vCPU (make bench); what was done in OUT/pinning
 # Exit status: the command's, or 1 on timeout, missing result or console badness.
 set -eu
 # shellcheck source=harness/lib.sh
@@ -50,10 +52,43 @@ append="console=ttyS0 loglevel=7 panic=-1 root=rootfs rootfstype=9p ro"
 append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144"
 append+=" init=$REPO/vm/guest-init.sh ${APPEND:-}"
 
+# pin_vcpus: once QEMU has named its vCPU threads ("CPU <n>/TCG" or
+# "CPU <n>/KVM"), pin thread n to host CPU n; notes the outcome in
+# $out/pinning. Run in the background beside qemu().
+pin_vcpus() {
+	local vcpus pid i t comm n pinned=0
+	vcpus=$(echo "$smp" | sed -n 's/^-smp \([0-9]*\),.*/\1/p')
+	if [ "$vcpus" -gt "$(nproc)" ]; then
+		echo "not pinned: $vcpus vCPUs on $(nproc) host CPUs" >"$out/pinning"
+		return 0
+	fi
+	for i in $(seq 100); do
+		pid=$(pgrep -f -- "^qemu-system-x86_64 .*file:$out/console.log" | head -1) || true
+		if [ -n "$pid" ]; then
+			pinned=0
+			for t in /proc/"$pid"/task/*; do
+				comm=$(cat "$t/comm" 2>/dev/null) || continue
+				case "$comm" in "CPU "*/*) ;; *) continue ;; esac
+				n=${comm#CPU }
+				n=${n%%/*}
+				taskset -p -c "$n" "${t##*/}" >/dev/null && pinned=$((pinned + 1))
+			done
+			if [ "$pinned" = "$vcpus" ]; then
+				echo "pinned: vCPU thread n on host CPU n, for $vcpus vCPUs" >"$out/pinning"
+				return 0
+			fi
+		fi
+		sleep 0.1
+		: "$i"
+	done
+	echo "not pinned: found $pinned of $vcpus vCPU threads in 10 s" >"$out/pinning"
+}
+
 # qemu ACCEL_ARGS...: boot once; the exit status is qemu's (124: timeout).
 qemu() {
 	# shellcheck disable=SC2086 # word lists
 	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 "$@" $smp -m 2G \
+		-name sync-wakeup,debug-threads=on \
 		-nodefaults -display none -no-reboot -monitor none \
 		-serial "file:$out/console.log" \
 		-kernel "$kernel" -append "$append" \
@@ -70,8 +105,16 @@ read -r accel qemu_accel <<<"$accel_line"
 echo "$accel" >"$out/accel"
 log "booting $FLAVOUR kernel, topology $TOPO, $accel; console: $out/console.log"
 rc=0
+rm -f "$out/pinning"
+if [ "${PIN_VCPUS:-0}" = 1 ]; then
+	case "$qemu_accel" in
+	*thread=single*) echo "not pinned: single-threaded TCG runs every vCPU in one thread" >"$out/pinning" ;;
+	*) pin_vcpus & ;;
+	esac
+fi
 # shellcheck disable=SC2086
 qemu $qemu_accel || rc=$?
+wait
 # A guest that printed nothing never started: KVM refused this machine's
 # setup, not a kernel bug. With ACCEL=auto that is worth one try under TCG.
 if [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$ACCEL" = auto ] && [ "$accel" = kvm ] &&
