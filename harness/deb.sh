@@ -51,7 +51,7 @@ clear_foreign_keys() {
 	for sym in SYSTEM_TRUSTED_KEYS SYSTEM_REVOCATION_KEYS MODULE_SIG_KEY; do
 		val=$(sed -n "s/^CONFIG_$sym=\"\(.*\)\"$/\1/p" "$out/.config")
 		case "$val" in '' | certs/signing_key.pem | pkcs11:*) continue ;; esac
-		[ ! -e "$val" ] && [ ! -e "$TREE/$val" ] || continue
+		if [ -e "$val" ] || [ -e "$TREE/$val" ]; then continue; fi
 		if [ "$sym" = MODULE_SIG_KEY ]; then
 			"$TREE/scripts/config" --file "$out/.config" --set-str "$sym" certs/signing_key.pem
 		else
@@ -64,8 +64,9 @@ clear_foreign_keys() {
 configure() {
 	local base=$1
 	mkdir -p "$out"
-	read_config "$base" >"$out/.config" 2>/dev/null && grep -q '^CONFIG_' "$out/.config" ||
+	if ! read_config "$base" >"$out/.config" 2>/dev/null || ! grep -q '^CONFIG_' "$out/.config"; then
 		die "$base is not a kernel config: name one with BASECONFIG=/path"
+	fi
 	if [ "$LOCALMODCONFIG" = 1 ]; then
 		if [ -z "${LSMOD:-}" ] && [ ! -r /proc/modules ]; then
 			die "LOCALMODCONFIG=1, but this kernel has no loadable modules (/proc/modules is missing): give LSMOD=file with lsmod's output from the target machine, or drop LOCALMODCONFIG"
@@ -79,9 +80,15 @@ configure() {
 		>"$out/merge_config.log" 2>&1 || die "merge_config.sh failed: see $out/merge_config.log"
 	make -s -C "$TREE" O="$out" olddefconfig >/dev/null
 	clear_foreign_keys
+	# The base's local version names the base kernel; ours is SUFFIX.
+	"$TREE/scripts/config" --file "$out/.config" --set-str LOCALVERSION ""
 	make -s -C "$TREE" O="$out" olddefconfig >/dev/null
 	verify_config "$out/.config" "the deb config" "$REPO/.config.fragment" ||
 		die "the deb config lacks options .config.fragment asks for: check their dependencies (make -C $TREE O=$out menuconfig)"
+	# Not changed behind the user's back, but said: it hides sched/features.
+	if grep -qE '^CONFIG_LOCK_DOWN_KERNEL_FORCE_(INTEGRITY|CONFIDENTIALITY)=y' "$out/.config"; then
+		log "warning: the base config forces kernel lockdown (LOCK_DOWN_KERNEL_FORCE_*): debugfs will refuse sched/features, so only the boot parameter sched_sync_wakeup= switches the arms; set CONFIG_LOCK_DOWN_KERNEL_FORCE_NONE in BASECONFIG to A/B at run time"
+	fi
 }
 
 build() {
@@ -93,7 +100,7 @@ build() {
 	rm -rf "$dest"
 	rm -f "$BUILD"/*.deb "$BUILD"/linux-upstream_*
 	mkdir -p "$dest"
-	log "building packages of $(make -s -C "$TREE" O="$out" LOCALVERSION="$SUFFIX" kernelrelease) ($(nproc) CPUs); log: $out/build.log"
+	log "building packages of $(kernel_version "$TREE")$SUFFIX ($(nproc) CPUs); log: $out/build.log"
 	start=$(date +%s)
 	if ! make -C "$TREE" O="$out" -j"$(($(nproc) + 1))" CC="ccache gcc" \
 		LOCALVERSION="$SUFFIX" bindeb-pkg >"$out/build.log" 2>&1; then
@@ -108,15 +115,17 @@ build() {
 instructions() {
 	local rel image headers
 	rel=$(make -s -C "$TREE" O="$out" LOCALVERSION="$SUFFIX" kernelrelease)
-	image=$(cd "$dest" && ls linux-image-"$rel"_*.deb)
-	headers=$(cd "$dest" && ls linux-headers-"$rel"_*.deb)
+	image=$(cd "$dest" && find . -name "linux-image-${rel}_*.deb" | sed 's|^\./||')
+	# No headers package from a config without loadable modules.
+	headers=$(cd "$dest" && find . -name "linux-headers-${rel}_*.deb" | sed 's|^\./| ./|')
+	[ -n "$image" ] || die "bindeb-pkg made no linux-image-${rel} package: see $out/build.log"
 	cat <<EOF
 
 Packages in $dest:
-$(cd "$dest" && ls -1 ./*.deb | sed 's|^\./|  |')
+$(cd "$dest" && find . -name '*.deb' | sort | sed 's|^\./|  |')
 
-Install on the target machine (as root), the image and the headers only:
-  apt install ./$image ./$headers
+Install on the target machine (as root) the image, and the headers if built:
+  apt install ./$image$headers
 linux-libc-dev_*.deb is built alongside: do not install it, it would replace
 Debian's kernel headers for user space, which glibc is built against.
 The package's hooks run update-grub. Boot it once, keeping your kernel the default:
