@@ -8,6 +8,8 @@ export KSRC FLAVOUR TOPO ACCEL CMD APPEND TIMEOUT TOPOS TESTS
 export STRESS_SECS DURATION SERIES_BUILDS TCG_THREAD
 export ROUNDS ARMS WORKLOADS QUICK BOOTS BASELINE NOBUILD
 export PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT
+# HOST only from the command line: some shells export HOST=<hostname>.
+override HOST := $(if $(filter command line,$(origin HOST)),$(HOST),)
 export BASECONFIG LOCALMODCONFIG LSMOD DBG HOST
 
 H := harness
@@ -21,7 +23,7 @@ help:
 	@echo '  stress          torture the debug kernel for DURATION=15 minutes on TOPOS="flat'
 	@echo '                  llc2" (or TOPO=x): policy flips, hotplug, affinity, stress-ng'
 	@echo '  bench           A/B every policy in one boot of the bench kernel; tables and'
-	@echo '                  plot in results/<date-time>/ (QUICK=1: 3-minute smoke run;'
+	@echo '                  plot in results/<date-time>/ (QUICK=1: a smoke run of minutes;'
 	@echo '                  HOST=1: on the running kernel, no VM)'
 	@echo '  deb             Debian packages of the patched kernel for a real machine in'
 	@echo '                  build/deb/: bindeb-pkg, BASECONFIG + .config.fragment'
@@ -96,9 +98,10 @@ series-check: source
 	@$(H)/series-check.sh
 
 # The bench scripts check their variables first, then install what they
-# need, unpack and build (HOST=1: only the benchmark's tools).
+# need, unpack and build (HOST=1: only the benchmark's tools). TOPOS on the
+# command line, else a TOPO given, else TOPOS.
 bench: vars
-	@bench/run.sh
+	@TOPOS="$(if $(filter command line,$(origin TOPOS)),$(TOPOS),$(if $(filter command line environment,$(origin TOPO)),$(TOPO),$(TOPOS)))" bench/run.sh
 
 bench-overhead: deps
 	@bench/overhead.sh

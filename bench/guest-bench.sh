@@ -110,6 +110,9 @@ settings() {
 	[ "$TB_SECS" -ge 2 ] || die "TB_SECS=$TB_SECS: tbench reports throughput once a second; use 2 or more"
 	check_count UDP_SECS "$UDP_SECS"
 	check_count UDP_PORT "$UDP_PORT"
+	if [ "$SOCK_PORT" = "$UDP_PORT" ] || [ "$SOCK_PORT" = 7003 ] || [ "$UDP_PORT" = 7003 ]; then
+		die "SOCK_PORT=$SOCK_PORT and UDP_PORT=$UDP_PORT must differ from each other and from tbench's 7003"
+	fi
 	check_list ARMS "$ARMS" "$ALL_ARMS"
 	check_list WORKLOADS "$WORKLOADS" "$ALL_WORKLOADS"
 	read -ra arm_list <<<"$ARMS"
@@ -158,7 +161,7 @@ server_command() { # server_command SERVER
 	case "$1" in
 	sockperf) echo "sockperf server --tcp -i 127.0.0.1 -p $SOCK_PORT" ;;
 	tbench) echo "tbench_srv" ;;
-	iperf3) echo "iperf3 -s -p $UDP_PORT" ;;
+	iperf3) echo "iperf3 -s -B 127.0.0.1 -p $UDP_PORT" ;;
 	esac
 }
 
@@ -321,17 +324,28 @@ schedstats_on() {
 	schedstat=yes
 }
 
+# The feature and policy found at the start, put back at the end: on a
+# real machine (make bench HOST=1) the bench must not leave an arm behind.
+policy_was=""
+feature_was=NO_SYNC_PAIR_AFFINE
+save_state() {
+	feature_present || return 0
+	IFS= read -r policy_was <"$POLICY" || true
+	if feature_is ON; then feature_was=SYNC_PAIR_AFFINE; fi
+}
+
 restore() {
 	stop_servers
 	if [ -n "$schedstat_was" ]; then
 		echo "$schedstat_was" >/proc/sys/kernel/sched_schedstats 2>/dev/null || true
 	fi
 	if feature_present && [ -w "$FEATURES" ]; then
-		echo NO_SYNC_PAIR_AFFINE >"$FEATURES" 2>/dev/null || true
+		[ -z "$policy_was" ] || echo "$policy_was" >"$POLICY" 2>/dev/null || true
+		echo "$feature_was" >"$FEATURES" 2>/dev/null || true
 	fi
 }
 
-# --- sockperf's server ---------------------------------------------------
+# --- the servers of sockperf, tbench and iperf3 ---------------------------
 
 declare -A server_pid
 # start_server SERVER: started once, for the whole session, listening.
@@ -342,14 +356,18 @@ start_server() {
 	fi
 	read -ra cmd <<<"$(server_command "$1")"
 	port=$(server_port "$1")
+	# Someone else's server there would be measured instead of ours.
+	if ss -Htln "sport = :$port" 2>/dev/null | grep -q .; then
+		die "TCP port $port is in use by another program: stop it, or pick another port (SOCK_PORT=, UDP_PORT=; tbench_srv needs 7003)"
+	fi
 	"${cmd[@]}" >>"$RESULTS/$1-server.log" 2>&1 &
 	server_pid[$1]=$!
 	for i in $(seq 50); do
-		if ss -Htln "sport = :$port" 2>/dev/null | grep -q .; then
-			return 0
-		fi
 		kill -0 "${server_pid[$1]}" 2>/dev/null ||
 			die "$1 server exited at once: see $RESULTS/$1-server.log (is lo up? ip link set lo up)"
+		if ss -Htlnp "sport = :$port" 2>/dev/null | grep -q "pid=${server_pid[$1]},"; then
+			return 0
+		fi
 		sleep 0.2
 		: "$i"
 	done
@@ -436,6 +454,8 @@ parse() {
 		grab 1 ' ([0-9]+)/[0-9]+ \(([0-9.e+-]+)%\) +receiver' "$2"
 		lost=$got
 		grab 2 ' ([0-9]+)/[0-9]+ \(([0-9.e+-]+)%\) +receiver' "$2"
+		# iperf3 prints the share with %.2g: "1e+02", "2.2e-05".
+		[ "$got" = - ] || printf -v got '%.6f' "$got"
 		metrics+="lost $got % lower"
 		grab 1 ' [0-9]+/([0-9]+) \([^)]*\) +receiver' "$2"
 		ops=-
@@ -448,7 +468,9 @@ parse() {
 check_metrics() { # check_metrics WORKLOAD ARM
 	local metric value rest
 	[ -n "$metrics" ] || die "$1 under arm $2: no metric parsed; output in $RESULTS/runs.log"
-	case "$ops" in '' | *[!0-9]* | 0) die "$1 under arm $2: cannot tell its operations (got '$ops'); output in $RESULTS/runs.log" ;; esac
+	# A UDP receiver starved of every datagram is a result, not a parse error.
+	case "$ops" in '' | *[!0-9]*) die "$1 under arm $2: cannot tell its operations (got '$ops'); output in $RESULTS/runs.log" ;; esac
+	[ "$ops" != 0 ] || [ "$1" = udp-stream ] || die "$1 under arm $2: 0 operations; output in $RESULTS/runs.log"
 	while read -r metric value rest; do
 		case "$value" in
 		'' | *[!0-9.]* | *.*.* | .)
@@ -603,6 +625,7 @@ main() {
 	if ! feature_present && [ "$ARMS" != off ]; then
 		die "this kernel ($(uname -r)) lacks the feature ($POLICY is missing): boot the patched bench kernel, or use ARMS=off"
 	fi
+	save_state
 	trap restore EXIT
 	trap 'exit 130' INT TERM
 	: >"$RESULTS/runs.log"

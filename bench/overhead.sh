@@ -80,7 +80,7 @@ main() {
 		echo "  $BOOTS boot pairs alternating base, patched; ARMS=off in every boot; runs pooled per kernel"
 		echo "kernel.base: $(base_kernel_dir)/arch/x86/boot/bzImage"
 		echo "kernel.patched-off: $(kernel_dir bench)/arch/x86/boot/bzImage"
-		host_meta /dev/null bench-overhead | grep -v '^accel: '
+		host_meta /dev/null bench-overhead | grep -v '^\(accel\|vcpu pinning\): '
 	} >"$res/meta.txt"
 	for n in $(seq "$BOOTS"); do
 		for kind in base patched-off; do
@@ -89,7 +89,10 @@ main() {
 			log "boot $i/$((2 * BOOTS)): $kind kernel"
 			boot_bench "$res/$kind-$n" "$kernel/arch/x86/boot/bzImage"
 			sed "s/^/$kind-$n./" "$res/$kind-$n/meta.txt" >>"$res/meta.txt"
-			echo "$kind-$n.accel: $(cat "$res/$kind-$n/accel")" >>"$res/meta.txt"
+			{
+				echo "$kind-$n.accel: $(cat "$res/$kind-$n/accel")"
+				echo "$kind-$n.vcpu pinning: $(cat "$res/$kind-$n/pinning" 2>/dev/null || echo none)"
+			} >>"$res/meta.txt"
 		done
 	done
 	merge "$res"

@@ -11,7 +11,7 @@
 #   ARMS       subset of: off hint-only waker-if-alone reciprocal-only no-sync
 #              reciprocal-strict honest-waker (default all)
 #   WORKLOADS  subset of the workloads (bench/guest-bench.sh --check lists them)
-#   QUICK=1    smoke run: 1 round, small sizes, every arm and workload (~3 min)
+#   QUICK=1    smoke run: 1 round, small sizes, every arm and workload (minutes)
 #   TOPO       flat | smt | llc2 (default flat)
 #   TOPOS      several of them: a boot each, results/<date-time>/<topo>/
 #   ACCEL      auto | kvm | tcg (default auto)
@@ -21,12 +21,13 @@
 #   HOST=1     run on this machine's kernel; without SYNC_PAIR_AFFINE only
 #              ARMS=off (the default there)
 #   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS TB_SECS UDP_SECS  workload sizes
+#   SOCK_PORT UDP_PORT  the servers' ports (tbench_srv listens on 7003)
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 TOPO=${TOPO:-flat}
-TOPOS=${TOPOS:-$TOPO}
+TOPOS=$(echo "${TOPOS:-$TOPO}" | xargs)
 ACCEL=${ACCEL:-auto}
 NOBUILD=${NOBUILD:-0}
 HOST=${HOST:-0}
@@ -40,9 +41,10 @@ check_settings() {
 	check_choice ACCEL "$ACCEL" auto kvm tcg
 	check_choice NOBUILD "$NOBUILD" 0 1
 	check_choice HOST "$HOST" 0 1
-	[ "$HOST" = 0 ] || check_host
 	[ -z "${TIMEOUT:-}" ] || check_count TIMEOUT "$TIMEOUT"
 	check_guest_vars
+	# Last: it may mount debugfs, so only once everything else is valid.
+	[ "$HOST" = 0 ] || check_host
 }
 
 # hint-only (upstream behaviour) unless it is not among the arms.
@@ -95,7 +97,7 @@ check_host() {
 	fi
 	now=$(tr ' ' '\n' 2>/dev/null <"$FEATURES" | grep -x 'NO_SYNC_PAIR_AFFINE\|SYNC_PAIR_AFFINE') || now=""
 	if [ -z "$now" ] || ! echo "$now" 2>/dev/null >"$FEATURES"; then
-		die "cannot write $FEATURES (debugfs locked down, as under Secure Boot?): the arms cannot be switched at run time; use the boot parameter sched_sync_wakeup=<policy>, one boot per arm (README, On real hardware)"
+		die "cannot read and write SYNC_PAIR_AFFINE in $FEATURES (debugfs not mounted, or locked down as under Secure Boot: cat /sys/kernel/security/lockdown): the arms cannot be switched at run time; use the boot parameter sched_sync_wakeup=<policy>, one boot per arm (README, On real hardware)"
 	fi
 }
 

@@ -56,7 +56,10 @@ expect "vmx without /dev/kvm: auto picks TCG" tcg "$(resolve_accel auto)"
 out=$(args kvm)
 case "$out" in *"is not usable: use ACCEL=tcg"*"exit 1") rc=0 ;; *) rc=1 ;; esac
 tap "$rc" "vmx without /dev/kvm: ACCEL=kvm stops, saying what to use" "got '$out'"
-out=$(ACCEL=kvm "$REPO/harness/check-vars.sh" 2>&1) && rc=1 || rc=0
+rc=1
+if ! out=$(ACCEL=kvm "$REPO/harness/check-vars.sh" 2>&1); then
+	case "$out" in *"ACCEL=kvm, but"*"is not usable"*) rc=0 ;; esac
+fi
 tap "$rc" "vmx without /dev/kvm: make's variable check refuses ACCEL=kvm first" "got '$out'"
 
 echo "accel-test: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2

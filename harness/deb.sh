@@ -68,6 +68,14 @@ configure() {
 		die "$base is not a kernel config: name one with BASECONFIG=/path"
 	fi
 	if [ "$LOCALMODCONFIG" = 1 ]; then
+		# make exports LSMOD empty when unset, which streamline_config.pl
+		# takes for a file name; and it reads the file from the object tree.
+		if [ -n "${LSMOD:-}" ]; then
+			LSMOD=$(realpath -- "$LSMOD")
+			export LSMOD
+		else
+			unset LSMOD
+		fi
 		if [ -z "${LSMOD:-}" ] && [ ! -r /proc/modules ]; then
 			die "LOCALMODCONFIG=1, but this kernel has no loadable modules (/proc/modules is missing): give LSMOD=file with lsmod's output from the target machine, or drop LOCALMODCONFIG"
 		fi

@@ -53,35 +53,45 @@ append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144"
 append+=" init=$REPO/vm/guest-init.sh ${APPEND:-}"
 
 # pin_vcpus: once QEMU has named its vCPU threads ("CPU <n>/TCG" or
-# "CPU <n>/KVM"), pin thread n to host CPU n; notes the outcome in
-# $out/pinning. Run in the background beside qemu().
+# "CPU <n>/KVM"), pin thread n to the n-th host CPU this process may use;
+# notes the outcome in $out/pinning. Run in the background beside qemu().
 pin_vcpus() {
-	local vcpus pid i t comm n pinned=0
+	local vcpus pid i t comm n pinned=0 found=0 r
+	local -a cpus=()
 	vcpus=$(echo "$smp" | sed -n 's/^-smp \([0-9]*\),.*/\1/p')
-	if [ "$vcpus" -gt "$(nproc)" ]; then
-		echo "not pinned: $vcpus vCPUs on $(nproc) host CPUs" >"$out/pinning"
+	# The CPUs we may run on (a cpuset or container may allow fewer).
+	for r in $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status | tr ',' ' '); do
+		for n in $(seq "${r%-*}" "${r#*-}"); do cpus+=("$n"); done
+	done
+	if [ "$vcpus" -gt "${#cpus[@]}" ]; then
+		echo "not pinned: $vcpus vCPUs on ${#cpus[@]} host CPUs" >"$out/pinning"
 		return 0
 	fi
 	for i in $(seq 100); do
 		pid=$(pgrep -f -- "^qemu-system-x86_64 .*file:$out/console.log" | head -1) || true
 		if [ -n "$pid" ]; then
-			pinned=0
+			pinned=0 found=0
 			for t in /proc/"$pid"/task/*; do
 				comm=$(cat "$t/comm" 2>/dev/null) || continue
 				case "$comm" in "CPU "*/*) ;; *) continue ;; esac
 				n=${comm#CPU }
 				n=${n%%/*}
-				taskset -p -c "$n" "${t##*/}" >/dev/null && pinned=$((pinned + 1))
+				found=$((found + 1))
+				taskset -p -c "${cpus[$n]}" "${t##*/}" >/dev/null 2>&1 && pinned=$((pinned + 1))
 			done
-			if [ "$pinned" = "$vcpus" ]; then
-				echo "pinned: vCPU thread n on host CPU n, for $vcpus vCPUs" >"$out/pinning"
+			if [ "$found" = "$vcpus" ]; then
+				if [ "$pinned" = "$vcpus" ]; then
+					echo "pinned: vCPU thread n on host CPU ${cpus[*]:0:$vcpus} (in order), for $vcpus vCPUs" >"$out/pinning"
+				else
+					echo "not pinned: taskset failed for $((vcpus - pinned)) of $vcpus vCPU threads" >"$out/pinning"
+				fi
 				return 0
 			fi
 		fi
 		sleep 0.1
 		: "$i"
 	done
-	echo "not pinned: found $pinned of $vcpus vCPU threads in 10 s" >"$out/pinning"
+	echo "not pinned: found $found of $vcpus vCPU threads in 10 s" >"$out/pinning"
 }
 
 # qemu ACCEL_ARGS...: boot once; the exit status is qemu's (124: timeout).
