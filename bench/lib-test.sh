@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Does busy_host (bench/lib.sh) tell a busy host from an idle one? Sample
-# /proc/loadavg lines; TAP on stdout.
+# /proc/loadavg lines; and does steal_share read /proc/stat right? TAP on stdout.
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -23,6 +23,14 @@ expect idle "0.00 0.01 0.05 1/123 4567"
 # A build that just ended: the averages are high, nothing runs now.
 expect idle "3.10 2.50 1.20 1/123 4567"
 expect busy "0.40 0.20 0.10 3/140 4567"
+
+# cpu_ticks and steal_share on two /proc/stat cpu lines: user nice system
+# idle iowait irq softirq steal, then guest (already counted in user).
+printf 'cpu  100 0 50 800 10 0 0 40 7 0\ncpu0 1 2 3\n' >"$scratch/stat1"
+printf 'cpu  600 0 150 1000 10 0 0 240 300 0\n' >"$scratch/stat2"
+got=$(steal_share "$(cpu_ticks "$scratch/stat1")" "$(cpu_ticks "$scratch/stat2")")
+want="20.0% (200 of 1000 ticks)"
+tap "$([ "$got" = "$want" ] && echo 0 || echo 1)" "steal_share: $want" "steal_share said: '$got'"
 
 echo "lib-test: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
 [ "$tap_failed" = 0 ]

@@ -117,6 +117,30 @@ busy_host() {
 	return 0
 }
 
+# warn_busy: busy_host's verdict on this host for meta.txt ("no" if idle),
+# with a warning on stderr when it is busy.
+warn_busy() {
+	local busy
+	busy=$(busy_host /proc/loadavg)
+	[ -z "$busy" ] ||
+		log "warning: the host is busy ($busy): stop what runs beside the benchmark, or its noise goes into every timing"
+	echo "${busy:-no}"
+}
+
+# cpu_ticks STAT: "TOTAL STEAL", the host's CPU time since boot and the
+# part of it its own hypervisor ran others in (/proc/stat, USER_HZ ticks;
+# guest time is already in user).
+cpu_ticks() {
+	awk '/^cpu / { for (i = 2; i <= 9; i++) t += $i; print t, $9; exit }' "$1"
+}
+
+# steal_share BEFORE AFTER: the stolen share of the host's CPU time between
+# two cpu_ticks readings. A shared cloud host slows the guest down without
+# anything on this machine showing it.
+steal_share() {
+	echo "$1 $2" | awk '{ d = $3 - $1; printf "%.1f%% (%d of %d ticks)\n", d ? 100 * ($4 - $2) / d : 0, $4 - $2, d }'
+}
+
 # host_meta ACCEL_FILE: the host half of meta.txt.
 host_meta() {
 	local series

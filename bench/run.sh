@@ -112,19 +112,19 @@ host_topology() {
 }
 
 main_host() {
-	local res base start busy rc=0 tailpid
+	local res base start busy rc=0 tailpid ticks steal
 	base=$(baseline)
 	res=$(new_results_dir "")
 	mkdir -p "$res/host"
-	busy=$(busy_host /proc/loadavg)
-	[ -z "$busy" ] ||
-		log "warning: the host is busy ($busy): stop what runs beside the benchmark, or its noise goes into every timing"
+	busy=$(warn_busy)
 	start=$(date +%s)
 	log "bench: $("$BENCH/guest-bench.sh" --check | sed -n 's/^runs: //p') runs on this machine's kernel $(uname -r), no VM; results in $res"
 	: >"$res/host/progress"
 	tail -n +1 -F "$res/host/progress" 2>/dev/null &
 	tailpid=$!
+	ticks=$(cpu_ticks /proc/stat)
 	RESULTS="$res/host" BENCH_SIDE=host "$BENCH/guest-bench.sh" >"$res/host/output.log" 2>&1 || rc=$?
+	steal=$(steal_share "$ticks" "$(cpu_ticks /proc/stat)")
 	sleep 1 # let tail print the last lines
 	kill "$tailpid" 2>/dev/null || true
 	wait "$tailpid" 2>/dev/null || true
@@ -141,7 +141,8 @@ main_host() {
 		echo "command: $(invocation bench | head -1)"
 		# The VM's settings do not apply here.
 		invocation bench | tail -n +2 | grep -vE '^  (TOPO|ACCEL|NOBUILD)=' | sed 's/^  /setting: /'
-		echo "host.busy_before: ${busy:-no}"
+		echo "host.busy_before: $busy"
+		echo "host.steal: $steal"
 		echo "bench wall time: $(($(date +%s) - start)) s"
 	} >>"$res/meta.txt"
 	log "analysis (baseline $base)"
@@ -155,7 +156,7 @@ main_host() {
 # --- in a VM ---------------------------------------------------------------
 
 main() {
-	local res base start busy
+	local res base start
 	check_settings
 	if [ "$HOST" = 1 ]; then
 		# The workloads' tools and the analysis; no compiler, no QEMU.
@@ -186,18 +187,19 @@ main() {
 
 # bench_topology TOPO DIR BASELINE: one boot on TOPO, its results in DIR.
 bench_topology() {
-	local topo=$1 res=$2 base=$3 start busy
+	local topo=$1 res=$2 base=$3 start busy ticks steal
 	mkdir -p "$res"
-	busy=$(busy_host /proc/loadavg)
-	[ -z "$busy" ] ||
-		log "warning: the host is busy ($busy): stop what runs beside the benchmark, or its noise goes into every timing"
+	busy=$(warn_busy)
 	start=$(date +%s)
+	ticks=$(cpu_ticks /proc/stat)
 	log "bench: $("$BENCH/guest-bench.sh" --check | sed -n 's/^runs: //p') runs on $topo, in one boot; results in $res"
 	TOPO=$topo boot_bench "$res/vm"
+	steal=$(steal_share "$ticks" "$(cpu_ticks /proc/stat)")
 	cp "$res/vm/raw.csv" "$res/vm/meta.txt" "$res/"
 	{
 		TOPO=$topo host_meta "$res/vm/accel" bench
-		echo "host.busy_before: ${busy:-no}"
+		echo "host.busy_before: $busy"
+		echo "host.steal: $steal"
 		echo "bench wall time: $(($(date +%s) - start)) s"
 	} >>"$res/meta.txt"
 	log "analysis of $topo (baseline $base)"

@@ -5,8 +5,8 @@
 #     subject and changelog, its hunks the changes to upstream files;
 #   - series/new-files: which overlay files (kernel/, include/,
 #     Documentation/, tools/testing/selftests/sched/) each patch adds whole;
-#   - series/cover-letter: the cover letter, with @BENCH_TABLE@ replaced by
-#     the reference benchmark's summary.
+#   - series/cover-letter: the cover letter, with @BENCH_TABLE@ and
+#     @PLACEMENT_TABLE@ replaced by tables of results/reference/.
 # The commits go onto a repository of just the upstream files the series
 # touches, which gives the same mails as the whole tree would, in seconds.
 # From: and Signed-off-by: are the git identity of whoever runs it.
@@ -79,18 +79,33 @@ commit_patch() {
 		die "patches/$name: no changelog header"
 }
 
+# table_of FILE START: the lines of FILE's markdown table that follows the
+# heading line START, the heading included.
+table_of() {
+	awk -v start="$2" '$0 == start { on = 1 } on && /^$/ && seen { exit }
+		on { print; if (/^\|/) seen = 1 }' "$1"
+}
+
 # The cover letter: series/cover-letter with @BENCH_TABLE@ replaced by the
-# reference run's tables, in place of format-patch's SUBJECT/BLURB markers.
+# flat reference run's summary and @PLACEMENT_TABLE@ by llc2's placement
+# profile of pipe, in place of format-patch's SUBJECT/BLURB markers.
 cover_letter() {
-	local letter=$1 table="$REPO/results/reference/table.md" blurb
+	local letter=$1 ref="$REPO/results/reference" blurb f
+	for f in flat/table.md llc2/table.md; do
+		[ -s "$ref/$f" ] || die "results/reference/$f is missing: the cover letter quotes it"
+	done
 	blurb=$(mktemp)
 	{
 		sed -n '3,/@BENCH_TABLE@/p' "$REPO/series/cover-letter" | sed '$d'
-		head -1 "$table" | sed 's/^# //'
+		head -1 "$ref/flat/table.md" | sed 's/^# //'
 		echo
-		sed -n '/^## Summary/,/^## [^S]/p' "$table" | sed '1d;$d'
-		sed -n '/@BENCH_TABLE@/,$p' "$REPO/series/cover-letter" | sed '1d'
+		sed -n '/^## Summary/,/^## [^S]/p' "$ref/flat/table.md" | sed '1d;$d'
+		sed -n '/@BENCH_TABLE@/,/@PLACEMENT_TABLE@/p' "$REPO/series/cover-letter" | sed '1d;$d'
+		table_of "$ref/llc2/table.md" "#### pipe: placement profile (mean over runs; op: a round trip)" |
+			sed 's/^#### //'
+		sed -n '/@PLACEMENT_TABLE@/,$p' "$REPO/series/cover-letter" | sed '1d'
 	} >"$blurb"
+	grep -q '^| hint-only' "$blurb" || die "no hint-only row in the cover letter's tables: see results/reference/*/table.md"
 	awk -v subject="$(sed -n '1s/^Subject: //p' "$REPO/series/cover-letter")" \
 		-v blurb="$blurb" '
 		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
