@@ -381,11 +381,12 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size)
 /* ---- the sched:sched_sync_wakeup trace event ------------------------- */
 
 /*
- * The trace settings sw_trace_start() changes, to put back: the three
+ * The trace settings sw_trace_start() changes, to put back: the four
  * events' enable files, trace_clock, buffer_size_kb and tracing_on.
  */
-#define SW_TRACE_NR_SAVED	6
+#define SW_TRACE_NR_SAVED	7
 static const char * const sw_trace_files[SW_TRACE_NR_SAVED] = {
+	SW_WAKING_DIR "/enable",
 	SW_WAKEUP_DIR "/enable",
 	SW_EVENT_DIR "/enable",
 	SW_PROMISE_DIR "/enable",
@@ -477,13 +478,13 @@ static int sw_trace_save(int i)
 }
 
 /*
- * Record sched_sync_wakeup, sched_sync_promise and sched_wakeup of every
- * task from now on, in a cleared buffer. A decision and the wakeup it leads to are on different
- * CPUs, so the trace must order events across CPUs exactly: the "counter"
- * clock numbers events as they are reserved. ("global" put a wakeup before
- * its decision twice in about 30,000 pairs under QEMU TCG.) Mounts tracefs
- * if it is not. Returns 0, -ENOENT if the kernel has no sched_sync_wakeup
- * event, or another -errno.
+ * Record sched_sync_wakeup, sched_sync_promise, sched_waking and
+ * sched_wakeup of every task from now on, in a cleared buffer. A decision
+ * and the wakeup it leads to are on different CPUs, so the trace must order
+ * events across CPUs exactly: the "counter" clock numbers events as they are
+ * reserved. ("global" put a wakeup before its decision twice in about
+ * 30,000 pairs under QEMU TCG.) Mounts tracefs if it is not. Returns 0,
+ * -ENOENT if the kernel has no sched_sync_wakeup event, or another -errno.
  */
 int sw_trace_start(void)
 {
@@ -491,6 +492,7 @@ int sw_trace_start(void)
 		{ SW_TRACEFS "/tracing_on", "0" },
 		{ SW_TRACEFS "/trace_clock", "counter" },
 		{ SW_TRACEFS "/buffer_size_kb", SW_TRACE_BUFFER_KB },
+		{ SW_WAKING_DIR "/enable", "1" },
 		{ SW_WAKEUP_DIR "/enable", "1" },
 		{ SW_EVENT_DIR "/enable", "1" },
 		{ SW_PROMISE_DIR "/enable", "1" },
@@ -534,6 +536,8 @@ static int sw_trace_verdict(const char *name)
 	return -1;
 }
 
+#define SW_TRACE_WOKE_MAX	64
+
 struct sw_trace_parse {
 	struct sw_trace *out;
 	const char *policy;
@@ -543,6 +547,8 @@ struct sw_trace_parse {
 	char **seen;		/* per pid: its last event of either kind, for errors */
 	int pid_max;
 	int pids[8];
+	int woke[SW_TRACE_WOKE_MAX][2];	/* waker, wakee: our tasks' sched_waking */
+	int nr_woke;
 	pid_t self;
 	size_t comm_len;
 };
@@ -564,6 +570,17 @@ static pid_t sw_trace_waker(const struct sw_trace_parse *tp, const char *line)
 	if (strncmp(line, tp->comm, tp->comm_len) || line[tp->comm_len] != '-')
 		return 0;
 	return atoi(line + tp->comm_len + 1);
+}
+
+/* Has our task @wakee woken our task @waker in the trace so far? */
+static bool sw_trace_woke(const struct sw_trace_parse *tp, pid_t wakee, pid_t waker)
+{
+	int i;
+
+	for (i = 0; i < tp->nr_woke; i++)
+		if (tp->woke[i][0] == wakee && tp->woke[i][1] == waker)
+			return true;
+	return false;
 }
 
 /*
@@ -628,6 +645,11 @@ static void sw_trace_wrong(struct sw_trace_parse *tp, const char *line, const ch
  *   a kept wakee goes to the waker CPU, which wake_affine() chose or which
  *   was the wakee's previous CPU;
  *   the wakee's next sched_wakeup is on dest_cpu (checked there);
+ *   a wakee that reciprocal-only kept on the CPU of a waker, both of this
+ *   process' tasks (created in the trace, or this one), woke that waker
+ *   earlier in the trace: p->last_wakee == current needs a wakeup of
+ *   current by p, which sched_waking shows (not every sched_waking sets
+ *   last_wakee, so the converse is not checked);
  *   under honest-waker, a decision of this process follows the rule on the
  *   record its last sched_sync_promise event gave (none yet: unchecked).
  */
@@ -636,6 +658,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 {
 	int pid, sync, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, record, n = 0;
 	struct sw_trace *out = tp->out;
+	pid_t waker = 0;
+	bool ours;
 	char policy[32], verdict[32];
 	const char *rule;
 
@@ -648,7 +672,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		return;
 	}
 	out->events++;
-	if (comm_len == strlen(tp->comm) && !strncmp(comm, tp->comm, comm_len)) {
+	ours = comm_len == tp->comm_len && !strncmp(comm, tp->comm, comm_len);
+	if (ours) {
 		out->ours++;
 		for (i = 0; i < out->our_pids && tp->pids[i] != pid; i++)
 			;
@@ -683,6 +708,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		}
 	}
 
+	if (ours && v == SW_KEPT && !strcmp(policy, "reciprocal-only"))
+		waker = sw_trace_waker(tp, line);
 	if (!sw_trace_policy_ok(tp->policy, policy))
 		sw_trace_wrong(tp, line, "policy %s while %s is set", policy, tp->policy);
 	else if (!(sw_policy_verdicts(policy) & SW_STAT_BIT(v)))
@@ -697,6 +724,10 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 	else if (tp->pending[pid])
 		sw_trace_wrong(tp, line, "two decisions, no sched_wakeup between; first: %s",
 			       tp->seen[pid] ? tp->seen[pid] : "?");
+	else if (waker > 0 && !sw_trace_woke(tp, pid, waker))
+		sw_trace_wrong(tp, line, "kept as reciprocal, but %d never woke %d", pid, waker);
+	else if (waker > 0)
+		out->reciprocal++;
 	tp->pending[pid] = 1 + dest_cpu;
 	sw_trace_seen(tp, pid, line);
 }
@@ -746,6 +777,33 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const 
 	tp->out->own_promises[c]++;
 }
 
+/*
+ * A sched_waking event, its fields from " pid=" on in @f, @comm the wakee's:
+ * remember which of our tasks woke which other (current is the waker, in a
+ * task or an interrupt on its CPU, as for record_wakee()).
+ */
+static void sw_trace_waking(struct sw_trace_parse *tp, const char *line,
+			    const char *comm, size_t comm_len, const char *f)
+{
+	pid_t waker = sw_trace_waker(tp, line);
+	int pid;
+
+	if (sscanf(f, " pid=%d", &pid) != 1 || pid <= 0 || pid > tp->pid_max) {
+		sw_trace_wrong(tp, line, "cannot parse");
+		return;
+	}
+	if (waker <= 0 || comm_len != tp->comm_len || strncmp(comm, tp->comm, comm_len) ||
+	    sw_trace_woke(tp, waker, pid))
+		return;
+	if (tp->nr_woke == SW_TRACE_WOKE_MAX) {
+		sw_trace_wrong(tp, line, "more than %d pairs of our tasks", SW_TRACE_WOKE_MAX);
+		return;
+	}
+	tp->woke[tp->nr_woke][0] = waker;
+	tp->woke[tp->nr_woke][1] = pid;
+	tp->nr_woke++;
+}
+
 /* A sched_wakeup event: the wakee of a pending decision is on its dest_cpu. */
 static void sw_trace_wakeup(struct sw_trace_parse *tp, const char *line, const char *f)
 {
@@ -771,6 +829,7 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 	static const char dec[] = ": sched_sync_wakeup: comm=";
 	static const char wak[] = ": sched_wakeup: comm=";
 	static const char pro[] = ": sched_sync_promise: comm=";
+	static const char wkg[] = ": sched_waking: comm=";
 	unsigned long in_buffer, written;
 	char *line = NULL, *f, *comm, *pid;
 	size_t cap = 0;
@@ -808,6 +867,16 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 			pid = strstr(f + sizeof(pro) - 1, " pid=");
 			if (pid)
 				sw_trace_promise(tp, line, pid);
+			else
+				sw_trace_wrong(tp, line, "cannot parse");
+			continue;
+		}
+		f = strstr(line, wkg);
+		if (f) {
+			comm = f + sizeof(wkg) - 1;
+			pid = strstr(comm, " pid=");
+			if (pid)
+				sw_trace_waking(tp, line, comm, pid - comm, pid);
 			else
 				sw_trace_wrong(tp, line, "cannot parse");
 			continue;
@@ -876,7 +945,10 @@ int sw_trace_stop(const char *policy, struct sw_trace *out)
 	return err;
 }
 
-/* "entries=.. events=.. ours=.. (n tasks) kept=.. ... paired=.. pending=.. wrong=.." */
+/*
+ * "entries=.. events=.. ours=.. (n tasks) kept=.. ... paired=.. pending=..
+ * reciprocal=.. wrong=.."
+ */
 const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
 {
 	size_t off;
@@ -889,8 +961,8 @@ const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
 			off += snprintf(buf + off, size - off, " %s=%ld",
 					i == SW_KEPT ? "kept" : sw_stat_names[i], t->verdicts[i]);
 	if (off < size)
-		snprintf(buf + off, size - off, " paired=%ld pending=%ld wrong=%ld",
-			 t->paired, t->pending, t->wrong);
+		snprintf(buf + off, size - off, " paired=%ld pending=%ld reciprocal=%ld wrong=%ld",
+			 t->paired, t->pending, t->reciprocal, t->wrong);
 	return buf;
 }
 

@@ -136,6 +136,7 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
 #define SW_EVENT_DIR		SW_TRACEFS "/events/sched/sched_sync_wakeup"
 #define SW_PROMISE_DIR		SW_TRACEFS "/events/sched/sched_sync_promise"
 #define SW_WAKEUP_DIR		SW_TRACEFS "/events/sched/sched_wakeup"
+#define SW_WAKING_DIR		SW_TRACEFS "/events/sched/sched_waking"
 
 #define SW_TRACE_OWN_MAX	8192
 
@@ -171,6 +172,7 @@ struct sw_trace {
 	int our_pids;			/* how many of those tasks, up to 8 */
 	long paired;			/* followed by their sched_wakeup */
 	long pending;			/* whose sched_wakeup came after the end */
+	long reciprocal;		/* kept as reciprocal between our tasks, checked */
 	long wrong;			/* events that break a rule */
 	char why[1024];			/* the first of those, with its lines */
 	long own;			/* decisions with this process as waker */
