@@ -180,20 +180,24 @@ static const struct bad_value bad_policies[] = {
 	BAD("waker-if-alone\nno-sync"), BAD("0"), BAD("-1"), BAD("no-sync\0garbage"),
 };
 
-/* Every few ms: a random policy, one write in ten a bad one; flip the feature. */
+/*
+ * Every few ms: a random policy, every tenth write a bad one (each in turn);
+ * flip the feature every other time. Counted, not drawn: a slow guest makes
+ * only a few dozen rounds, and each kind must come up in them.
+ */
 static void *flipper(void *arg)
 {
-	unsigned long seed = rnd_seed();
+	unsigned long seed = rnd_seed(), n;
 	char before[64], after[64], name[80];
 	bool on = false;
 	int err;
 
-	while (!atomic_load(&stop_chaos)) {
+	for (n = 0; !atomic_load(&stop_chaos); n++) {
 		unsigned long r = rnd(&seed);
 
-		if (r % 10 == 0) {
+		if (n % 10 == 1) {
 			const struct bad_value *bad =
-				&bad_policies[(r / 10) % ARRAY_SIZE(bad_policies)];
+				&bad_policies[(n / 10) % ARRAY_SIZE(bad_policies)];
 
 			if (sw_policy_get(before, sizeof(before))) {
 				note_error(&bad_write_errors, "cannot read the policy");
@@ -217,7 +221,7 @@ static void *flipper(void *arg)
 					   err ? strerror(-err) : "did not stick");
 			atomic_fetch_add(&flips, 1);
 		}
-		if (r & 2048) {
+		if (n % 2 == 0) {
 			on = !on;
 			if (sw_feature_set(on))
 				note_error(&toggle_errors, "feature %s did not stick",
@@ -283,18 +287,22 @@ static void *hotplug(void *arg)
 	return NULL;
 }
 
-/* Move every pair process to a random CPU mask every few ms. */
+/*
+ * Move every pair process to a random CPU mask every few ms. The first
+ * masks hold CPU 0, which never goes offline: at least one move succeeds.
+ */
 static void *affinity_churn(void *arg)
 {
 	unsigned long seed = rnd_seed();
+	bool first = true;
 	cpu_set_t set;
 	int i, cpu;
 
-	while (!atomic_load(&stop_chaos)) {
+	for (; !atomic_load(&stop_chaos); first = false) {
 		for (i = 0; i < 2 * nr_pairs; i++) {
 			struct pair *p = &shm->pair[i / 2];
 			pid_t pid = i & 1 ? p->pong : p->ping;
-			unsigned long bits = rnd(&seed);
+			unsigned long bits = rnd(&seed) | first;
 
 			CPU_ZERO(&set);
 			for (cpu = 0; cpu < nr_cpus; cpu++)
@@ -316,22 +324,21 @@ static void *affinity_churn(void *arg)
 }
 
 /*
- * Read the counters every 10 ms; reset them now and then, with bad values
- * too. The policy changes under the readings, so a snapshot can hold the
+ * Read the counters every 10 ms; reset them every twentieth read, the first
+ * included, and try a bad reset (each in turn) ten reads after each reset.
+ * The policy changes under the readings, so a snapshot can hold the
  * verdicts of several policies: only the sum is checked.
  */
 static void *stats_churn(void *arg)
 {
 	static const char * const bad_resets[] = { "1", "x", "-1", "", "0x" };
-	unsigned long seed = rnd_seed();
 	const char *wrong;
 	struct sw_stats st;
+	unsigned long n;
 	char buf[256];
 	int err;
 
-	while (!atomic_load(&stop_chaos)) {
-		unsigned long r = rnd(&seed);
-
+	for (n = 0; !atomic_load(&stop_chaos); n++) {
 		err = sw_stats_read(&st);
 		if (err) {
 			note_error(&stat_errors, "reading the counters: %s", strerror(-err));
@@ -341,14 +348,14 @@ static void *stats_churn(void *arg)
 				note_error(&stat_errors, "counters: %s", wrong);
 		}
 		atomic_fetch_add(&stat_reads, 1);
-		if (r % 100 == 0) {
+		if (n % 20 == 0) {
 			err = sw_stats_reset();
 			if (err)
 				note_error(&stat_errors, "resetting the counters: %s",
 					   strerror(-err));
 			atomic_fetch_add(&stat_resets, 1);
-		} else if (r % 100 == 1) {
-			const char *bad = bad_resets[(r / 100) % ARRAY_SIZE(bad_resets)];
+		} else if (n % 20 == 10) {
+			const char *bad = bad_resets[(n / 20) % ARRAY_SIZE(bad_resets)];
 
 			err = sw_write_str(SW_STATS_PATH, bad);
 			if (err != -EINVAL)
@@ -664,7 +671,9 @@ int main(int argc, char **argv)
 	ksft_test_result(!atomic_load(&affinity_errors) && !atomic_load(&stat_errors) &&
 			 atomic_load(&affinity_moves) && atomic_load(&stat_reads) &&
 			 atomic_load(&stat_resets),
-			 "affinity and counter churn without errors, every snapshot adding up\n");
+			 "%lu affinity moves, %lu counter reads and %lu resets without errors, every snapshot adding up\n",
+			 atomic_load(&affinity_moves), atomic_load(&stat_reads),
+			 atomic_load(&stat_resets));
 
 	if (stalled < 0) {
 		ok = counters_consistent(why, sizeof(why));
