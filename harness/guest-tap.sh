@@ -36,14 +36,19 @@ ran() {
 		! grep -qsE "^ok [0-9]+ selftests: $2: $3 # SKIP" "$1"
 }
 
+# wait_for_lane: until fewer than $GUEST_JOBS background jobs run.
+wait_for_lane() {
+	while [ "$(jobs -pr | wc -l)" -ge "${GUEST_JOBS:-1}" ]; do
+		wait -n || true
+	done
+}
+
 # start_guest NAME TOPO APPEND TIMEOUT CMD: boot the test kernel on TOPO in
 # the background and run CMD, at most $GUEST_JOBS guests at a time; the exit
 # status of vm/run.sh lands in $results/NAME.rc. guest_results reads it.
 start_guest() {
 	local name=$1 topo=$2 append=$3 timeout=$4 cmd=$5 out="$results/$1"
-	while [ "$(jobs -pr | wc -l)" -ge "${GUEST_JOBS:-1}" ]; do
-		wait -n || true
-	done
+	wait_for_lane
 	log "boot $name: topology $topo${append:+, $append}"
 	(
 		rc=0
