@@ -68,14 +68,14 @@ host_checks() {
 	fi >"$results/bench-host.tap"
 }
 
-# One boot per topology: a KASAN boot under TCG takes 35-50 s before its
+# One boot per topology: a KASAN boot under TCG takes about 50 s before its
 # first test. Placement runs in each; the tests whose outcome cannot
 # depend on the topology (boot parameter, interface, fuzzer) run in the
 # first topology of TOPOS only, whose command line carries the boot
 # parameter, sync_wakeup_boot first; the torture beside stress-ng ends
 # every boot. Longest first, so that the lanes end together: the first
-# topology with its extra tests (flat: 6 min 21 s on 2026-12-02, two
-# guests at once), then llc2 (5 min 9 s), then smt (4 min 42 s).
+# topology with its extra tests (flat: 6 min 25 s in a warm run on
+# 2026-12-01), then llc2 (5 min 47 s), then smt (5 min 26 s).
 first=${TOPOS%% *}
 by_cost=$first
 for topo in llc2 smt flat; do
