@@ -32,10 +32,12 @@ export RESULTS=/mnt
 cd /tmp || exit 1
 
 echo "guest-init: running command" >/dev/console
-# Append: kselftest's runner reopens /dev/stdout, and two descriptions of
-# one file without O_APPEND overwrite each other's lines.
-sh /mnt/cmd.sh >>/mnt/output.log 2>&1
-echo "$?" >/mnt/exit-code
+# A line at a time into the 9p file: kselftest's prefix.pl writes a byte at
+# a time, and each byte would be a 9p round trip.
+{
+	sh /mnt/cmd.sh 2>&1
+	echo "$?" >/mnt/exit-code
+} | sed -u '' >>/mnt/output.log
 echo "guest-init: command exited $(cat /mnt/exit-code)" >/dev/console
 sync
 umount /mnt
