@@ -251,6 +251,40 @@ static void run_pingpong(struct __test_metadata *_metadata, const char *label,
 }
 
 /*
+ * wake_wide() declines a pair's sync wakeups while one task's wakee_flips
+ * are twice the other's (the LLC's size times), and record_wakee() counts
+ * as a flip every wakeup an interrupt makes while the task is current: a
+ * few such wakeups (7 and 3 in a run on flat on 2026-12-02, the feature's
+ * rules untouched) had 239 of the pair's 386 decisions declined wide. The
+ * flips halve at most once a second, so such a run is not one the rule
+ * can be judged on: it runs again with a new pair, at most PAIR_RUNS
+ * times in all, until REACHED_RULE_MIN decisions got past the wake-affine
+ * logic. What the rule then did with them is judged as before.
+ */
+#define REACHED_RULE_MIN	100
+#define PAIR_RUNS		3
+
+static unsigned long reached_rule(const struct arm *a)
+{
+	return a->sync - a->st.v[SW_DECLINED_WAKE_WIDE] - a->st.v[SW_DECLINED_NOT_AFFINE];
+}
+
+static void run_judged_pingpong(struct __test_metadata *_metadata, const char *policy,
+				unsigned int flags, struct arm *a)
+{
+	int run;
+
+	for (run = 1; ; run++) {
+		run_pingpong(_metadata, policy, true, policy, ROUNDS, flags, a);
+		if (reached_rule(a) >= REACHED_RULE_MIN || run == PAIR_RUNS)
+			break;
+		TH_LOG("%s: %lu of %lu sync wakeups got past the wake-affine logic (wide %lu), under %d: run %d of %d",
+		       policy, reached_rule(a), a->sync, a->st.v[SW_DECLINED_WAKE_WIDE],
+		       REACHED_RULE_MIN, run + 1, PAIR_RUNS);
+	}
+}
+
+/*
  * run_pingpong() logs the same-CPU share of the handoffs; not judged, as it
  * moves with the host's load (a clean-clone run on 2026-12-01 had
  * reciprocal-strict on llc2 at 0.431 against a hint-only baseline of 0.368,
@@ -330,7 +364,7 @@ TEST_F_TIMEOUT(placement, waker_if_alone, ARM_TIMEOUT)
 {
 	struct arm a;
 
-	run_pingpong(_metadata, "waker-if-alone", true, "waker-if-alone", ROUNDS, 0, &a);
+	run_judged_pingpong(_metadata, "waker-if-alone", 0, &a);
 	EXPECT_LT(0, a.sync);
 	EXPECT_EQ(0, a.st.v[SW_HINT_DROPPED]);
 	EXPECT_EQ(0, a.st.v[SW_DECLINED_SMT]);
@@ -363,7 +397,7 @@ TEST_F_TIMEOUT(placement, reciprocal_only, ARM_TIMEOUT)
 {
 	struct arm a;
 
-	run_pingpong(_metadata, "reciprocal-only", true, "reciprocal-only", ROUNDS, 0, &a);
+	run_judged_pingpong(_metadata, "reciprocal-only", 0, &a);
 	expect_reciprocal_pair(_metadata, &a, self->smt);
 }
 
@@ -376,7 +410,7 @@ TEST_F_TIMEOUT(placement, reciprocal_strict, ARM_TIMEOUT)
 {
 	struct arm a;
 
-	run_pingpong(_metadata, "reciprocal-strict", true, "reciprocal-strict", ROUNDS, 0, &a);
+	run_judged_pingpong(_metadata, "reciprocal-strict", 0, &a);
 	expect_reciprocal_pair(_metadata, &a, self->smt);
 }
 
@@ -809,8 +843,7 @@ TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
 	struct arm a;
 	long honest;
 
-	run_pingpong(_metadata, "honest-waker", true, "honest-waker", ROUNDS,
-		     SW_PP_ANSWER_ASLEEP, &a);
+	run_judged_pingpong(_metadata, "honest-waker", SW_PP_ANSWER_ASLEEP, &a);
 	expect_own_complete(_metadata, &a.trace);
 	honest = expect_judged(_metadata, "honest-waker pair", &a.trace, 0, a.trace.own,
 			       true, 0);
@@ -833,18 +866,26 @@ TEST_F_TIMEOUT(placement, honest_waker_fanout, ARM_TIMEOUT)
 		      FANOUT_DROPPED_MIN);
 }
 
+/* A verdict the wake-affine logic gave before any policy's rule. */
+static bool before_rule(int verdict)
+{
+	return verdict == SW_DECLINED_WAKE_WIDE || verdict == SW_DECLINED_NOT_AFFINE;
+}
+
 /*
- * The index, from @from, of the first decision in [@from, @to) that is
- * (@dropped) or is not (!@dropped) hint_dropped; @to - @from if none.
+ * The index, from @from, of the first decision in [@from, @to) that the
+ * rule judged dishonest (@dropped: hint_dropped) or honest (!@dropped: it
+ * reached the rule on a full record and kept its hint); @to - @from if none.
  */
 static long first_judged(const struct sw_trace *t, long from, long to, bool dropped)
 {
-	bool is_dropped;
+	int v;
 	long i;
 
 	for (i = from; i < to; i++) {
-		is_dropped = t->own_seq[i].verdict == SW_HINT_DROPPED;
-		if (is_dropped == dropped)
+		v = t->own_seq[i].verdict;
+		if (dropped ? v == SW_HINT_DROPPED :
+		    v != SW_HINT_DROPPED && v != SW_HINT_ONLY && !before_rule(v))
 			break;
 	}
 	return i - from;
@@ -920,7 +961,11 @@ TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 
 	d2 = first_judged(&a.trace, p2, p3, true);
 	TH_LOG("fan-out: first hint_dropped at its decision %ld", d2);
-	EXPECT_GE(SW_PROMISE_HISTORY, d2);
+	/* Until then, from the ninth on, only wake_wide() or not affine. */
+	for (i = p2 + SW_PROMISE_HISTORY; i < p2 + d2; i++)
+		EXPECT_TRUE(before_rule(a.trace.own_seq[i].verdict))
+			TH_LOG("fan-out decision %ld, with 8 broken promises on record: %s",
+			       i - p2, sw_stat_names[a.trace.own_seq[i].verdict]);
 	expect_judged(_metadata, "phase 2, fan-out", &a.trace, p2 + d2, p3, false,
 		      FANOUT_DROPPED_MIN);
 	EXPECT_EQ(SW_HINT_DROPPED, a.trace.own_seq[p3 - 1].verdict);
