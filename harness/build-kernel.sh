@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configure and build one flavour of the patched tree with O=build/kernel-<flavour>.
-#   bench: x86_64_defconfig + kvm_guest.config + configs/trim.fragment
-#          + .config.fragment + the selftests' config files
+#   bench: allnoconfig + configs/guest.fragment + .config.fragment
+#          + the selftests' config files
 #   test:  bench + configs/debug.fragment (KASAN, lockdep, UBSAN, ...)
 # Usage: build-kernel.sh bench|test [SRCDIR OUTDIR]
 # SRCDIR/OUTDIR build another tree with the same config (the unpatched base).
@@ -16,8 +16,7 @@ src=${2:-$TREE}
 out=${3:-$(kernel_dir "$flavour")}
 
 fragments() {
-	echo "$src/kernel/configs/kvm_guest.config"
-	echo "$REPO/configs/trim.fragment"
+	echo "$REPO/configs/guest.fragment"
 	echo "$REPO/.config.fragment"
 	# What the selftests declare they need, the kselftest way.
 	find "$REPO/tools/testing/selftests/sched" -name config | LC_ALL=C sort
@@ -27,11 +26,10 @@ fragments() {
 
 configure() {
 	mkdir -p "$out"
-	make -s -C "$src" O="$out" x86_64_defconfig >/dev/null
+	# allnoconfig with the fragments: an option nobody asks for stays out.
 	# shellcheck disable=SC2046
-	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" $(fragments)) >"$out/merge_config.log" 2>&1 ||
+	(cd "$src" && scripts/kconfig/merge_config.sh -n -O "$out" $(fragments)) >"$out/merge_config.log" 2>&1 ||
 		die "merge_config.sh failed: see $out/merge_config.log"
-	make -s -C "$src" O="$out" olddefconfig >/dev/null
 	# shellcheck disable=SC2046
 	verify_config "$out/.config" "the $flavour config" $(fragments) ||
 		die "the $flavour config lacks options the fragments ask for: check their dependencies (make -C $src O=$out menuconfig)"

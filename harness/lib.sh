@@ -53,10 +53,6 @@ verify_config() {
 			*) continue ;;
 			esac
 			have=$(grep -E "^($sym=|# $sym is not set)" "$config" || true)
-			# kvm_guest.config also carries other architectures' options.
-			if [ -z "$have" ] && [ "${frag##*/}" = kvm_guest.config ]; then
-				continue
-			fi
 			if [ "$have" = "$line" ] || { [ -z "$have" ] && [ "${line#\#}" != "$line" ]; }; then
 				continue
 			fi
