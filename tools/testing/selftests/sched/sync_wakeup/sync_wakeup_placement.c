@@ -962,10 +962,11 @@ TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 	d2 = first_judged(&a.trace, p2, p3, true);
 	TH_LOG("fan-out: first hint_dropped at its decision %ld", d2);
 	/* Until then, from the ninth on, only wake_wide() or not affine. */
-	for (i = p2 + SW_PROMISE_HISTORY; i < p2 + d2; i++)
+	for (i = p2 + SW_PROMISE_HISTORY; i < p2 + d2; i++) {
 		EXPECT_TRUE(before_rule(a.trace.own_seq[i].verdict))
 			TH_LOG("fan-out decision %ld, with 8 broken promises on record: %s",
 			       i - p2, sw_stat_names[a.trace.own_seq[i].verdict]);
+	}
 	expect_judged(_metadata, "phase 2, fan-out", &a.trace, p2 + d2, p3, false,
 		      FANOUT_DROPPED_MIN);
 	EXPECT_EQ(SW_HINT_DROPPED, a.trace.own_seq[p3 - 1].verdict);
