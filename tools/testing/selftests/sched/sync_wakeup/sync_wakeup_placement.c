@@ -278,9 +278,9 @@ static void run_judged_pingpong(struct __test_metadata *_metadata, const char *p
 		run_pingpong(_metadata, policy, true, policy, ROUNDS, flags, a);
 		if (reached_rule(a) >= REACHED_RULE_MIN || run == PAIR_RUNS)
 			break;
-		TH_LOG("%s: %lu of %lu sync wakeups got past the wake-affine logic (wide %lu), under %d: run %d of %d",
-		       policy, reached_rule(a), a->sync, a->st.v[SW_DECLINED_WAKE_WIDE],
-		       REACHED_RULE_MIN, run + 1, PAIR_RUNS);
+		TH_LOG("%s: %lu of %lu sync wakeups past wake_wide() and wake_affine(), under %d",
+		       policy, reached_rule(a), a->sync, REACHED_RULE_MIN);
+		TH_LOG("%s: run %d of %d, with a new pair", policy, run + 1, PAIR_RUNS);
 	}
 }
 
