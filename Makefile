@@ -50,7 +50,7 @@ help:
 	@echo '  clean           remove build/'
 	@echo 'Variables: KSRC=/path/to/linux  FLAVOUR=bench|test  TOPO=flat|smt|llc2'
 	@echo '           ACCEL=auto|kvm|tcg  APPEND="kernel args"  TIMEOUT=seconds'
-	@echo 'Check:     TOPOS="flat smt llc2"  STRESS_SECS=90 (torture boot per topology; 0: none)'
+	@echo 'Check:     TOPOS="flat smt llc2"  STRESS_SECS=60 (torture in each boot; 0: none)'
 	@echo 'Bench:     ROUNDS=5  ARMS="off hint-only ..."  WORKLOADS="pipe msg-thread-g2 ..."'
 	@echo '           QUICK=1  BASELINE=hint-only  BOOTS=3  NOBUILD=1 (boot what is built)'
 	@echo '           bench/guest-bench.sh --check lists the workloads and their commands'
