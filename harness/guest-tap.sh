@@ -111,8 +111,9 @@ finish() {
 	[ "$failed" = 0 ]
 }
 
-# build_for_guests: the patched tree, the test kernel and the selftests;
-# a failure ends the run with the count line all the same.
+# build_for_guests [FUNCTION]: the patched tree, the test kernel and the
+# selftests; FUNCTION, if given, starts in the background once the tree is
+# there. A failure ends the run with the count line all the same.
 build_for_guests() {
 	local step
 	for step in "prepare-tree.sh" "build-kernel.sh test" "build-selftests.sh"; do
@@ -122,5 +123,8 @@ build_for_guests() {
 			echo "0 passed, 1 failed"
 			exit 1
 		}
+		if [ "$step" = prepare-tree.sh ] && [ -n "${1:-}" ]; then
+			"$1" &
+		fi
 	done
 }

@@ -37,6 +37,7 @@ mkdir -p "$results"
 # shellcheck source=harness/guest-tap.sh
 . "$REPO/harness/guest-tap.sh"
 
+# shellcheck disable=SC2119 # nothing to run beside the builds
 build_for_guests
 
 export TCG_THREAD=${TCG_THREAD:-single}
