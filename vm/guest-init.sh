@@ -4,25 +4,13 @@
 # would, run results/cmd.sh, record its exit code, power off.
 set -u
 
-mount_fs() {
-	mountpoint -q "$3" || mount -t "$1" "$2" "$3" ||
-		echo "guest-init: cannot mount $1 on $3" >/dev/console
-}
-
-mount_fs proc proc /proc
-mount_fs sysfs sysfs /sys
-mount_fs devtmpfs devtmpfs /dev
+mount -a -T "${0%/*}/guest-fstab" ||
+	echo "guest-init: mount -a -T vm/guest-fstab failed" >/dev/console
 # devtmpfs lacks the links udev would make; kselftest writes to /dev/stdout.
 ln -sf /proc/self/fd /dev/fd
 ln -sf /proc/self/fd/0 /dev/stdin
 ln -sf /proc/self/fd/1 /dev/stdout
 ln -sf /proc/self/fd/2 /dev/stderr
-mkdir -p /dev/pts /dev/shm 2>/dev/null
-mount_fs devpts devpts /dev/pts
-mount_fs tmpfs tmpfs /dev/shm
-mount_fs debugfs debugfs /sys/kernel/debug
-mount_fs tmpfs tmpfs /tmp
-mount_fs tmpfs tmpfs /run
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 results /mnt ||
 	{ echo "guest-init: cannot mount the results share" >/dev/console; poweroff -f; }
 
