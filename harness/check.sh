@@ -35,16 +35,8 @@ boot_param="sched_sync_wakeup=waker-if-alone sched_sync_wakeup=bogus"
 # Under TCG, one host thread for all vCPUs: the tests toggle scheduler
 # features, which multi-threaded TCG turns into int3 oopses (stress/run.sh).
 export TCG_THREAD=${TCG_THREAD:-single}
-# One guest at a time with a thread per vCPU (KVM). Under single-threaded
-# TCG every boot at once, even with more boots than CPUs: on two lanes the
-# three boots of unequal length left one lane idle for minutes (2026-12-02:
-# flat 240 s; llc2 231 s then smt 229 s), and sharing the CPUs ends the run
-# when the work is done.
-if [ -z "${GUEST_JOBS:-}" ]; then
-	GUEST_JOBS=$(guest_jobs "${ACCEL:-auto}")
-	# shellcheck disable=SC2086 # one word per topology
-	[ "$GUEST_JOBS" = 1 ] || GUEST_JOBS=$(set -- $TOPOS && echo $#)
-fi
+# shellcheck disable=SC2086 # one word per topology
+GUEST_JOBS=${GUEST_JOBS:-$(guest_jobs "${ACCEL:-auto}" "$(set -- $TOPOS && echo $#)")}
 results="$BUILD/check/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$results"
 # shellcheck source=harness/guest-tap.sh
