@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Does bench/analyze.py label changes by their interval? Synthetic raw.csv
+# Does bench/analyze.py label changes by their interval, and pair runs by
+# round within one file? Synthetic raw.csv
 # files, each with what table.md and summary.csv must say; TAP on stdout.
 set -eu
 # shellcheck source=bench/lib.sh
@@ -20,9 +21,13 @@ runs() {
 	done
 }
 
-# analyze NAME: run analyze.py on $scratch/NAME.csv into $scratch/NAME/.
+# analyze NAME [CSV...]: run analyze.py on the CSVs (default
+# $scratch/NAME.csv) into $scratch/NAME/.
 analyze() {
-	"$PYTHON" "$BENCH/analyze.py" --baseline base --no-plot --out "$scratch/$1" "$scratch/$1.csv" >/dev/null
+	local name=$1
+	shift
+	[ $# -gt 0 ] || set -- "$scratch/$name.csv"
+	"$PYTHON" "$BENCH/analyze.py" --baseline base --no-plot --out "$scratch/$name" "$@" >/dev/null
 }
 
 # expect NAME DESCRIPTION COMMAND...: one TAP line, ok if COMMAND succeeds.
@@ -77,6 +82,37 @@ hand_ci() { near "$(csv hand arm ci95_lo_pct)" -90.0 0.3 && near "$(csv hand arm
 expect hand "the 95% interval is Welch's, in % of the baseline's mean" hand_ci
 expect hand "the p value is Welch's two-sided one" near "$(csv hand arm welch_p)" 0.314 0.001
 expect hand "the CV is stddev / mean" near "$(csv hand arm cv)" 0.5270 0.0001
+
+# A slow spell shared by a round (round 2 twice as slow under both arms):
+# Welch's interval spans zero, the change paired by round is +10%.
+runs "$scratch/spell.csv" base 10 20 10.1 9.9 10
+# The arm's rows last round first: pairs are made by round, not by order.
+for r in 5:11 4:10.9 3:11.1 2:22 1:11; do
+	echo "${r%:*},pipe,arm,time-per-op,${r#*:},usec/op,lower,100,50,0,0" >>"$scratch/spell.csv"
+done
+analyze spell
+expect spell "a round's slow spell leaves the paired change at +10%" \
+	grep -Eq '^\| arm \| 5 \|.*\| no difference shown \| \+10\.0% \[\+9\.[0-9], \+10\.[0-9]\] \|' \
+	"$scratch/spell/table.md"
+
+# The paired change worked by hand: ratios 1.1 1.1 1.21 1.1, logs a a 2a a
+# with a = ln 1.1: mean 1.25a = 0.11914, sd 0.5a, t(0.975, 3) 3.1824:
+# half-width 0.07583; exp(...) - 1: +12.65% [+4.43, +21.53].
+runs "$scratch/phand.csv" base 2 4 2 2
+runs "$scratch/phand.csv" arm 2.2 4.4 2.42 2.2
+analyze phand
+phand() {
+	near "$(csv phand arm paired_pct)" 12.65 0.01 && near "$(csv phand arm paired_lo_pct)" 4.43 0.01 &&
+		near "$(csv phand arm paired_hi_pct)" 21.53 0.01
+}
+expect phand "the paired change is the geometric mean of the ratios, t interval on logs" phand
+
+# Rounds of different files (boots) do not pair.
+runs "$scratch/boot1.csv" base 10 11 9
+runs "$scratch/boot2.csv" arm 20 21 19
+analyze boots "$scratch/boot1.csv" "$scratch/boot2.csv"
+not_paired() { head -1 "$scratch/boots/summary.csv" | grep -q ',paired_n,' && [ -z "$(csv boots arm paired_n)" ]; }
+expect boots "runs of two boots are not paired" not_paired
 
 echo "analyze-test: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
 [ "$tap_failed" = 0 ]

@@ -7,7 +7,11 @@ of variation, min, the change of the mean against the baseline arm with its
 degrees of freedom, from scipy.stats), and the share of sync wakeups the
 feature kept on the waker's CPU or whose hint it dropped (from the kernel's
 counters). A change whose interval spans zero is "no difference shown" and
-has no sign. The interval is for the difference of the means, scaled by the
+has no sign. Beside it, the change paired by round: every arm of a workload
+runs back to back within a round, so a slow spell of the host (which made
+whole rounds slow on llc2 and smt) hits them all; the geometric mean of the
+per-round ratio arm / baseline, with the t interval of its logarithm,
+leaves that out. The interval is for the difference of the means, scaled by the
 baseline's mean; a t interval holds with few runs where a bootstrap would
 under-cover, if the runs of an arm are roughly normal. Writes table.md (also printed), summary.csv and plot.png
 (gnuplot: every workload normalised to the baseline arm's mean).
@@ -60,6 +64,8 @@ PROFILE_NOTE = (
     "exactly.")
 CONFIDENCE = 0.95
 TEST = "95% confidence interval of the change of the mean (Welch, unequal variances)"
+PAIRED = ("the geometric mean of the per-round ratio to the baseline, with the 95% t "
+          "interval of its logarithm, over the rounds where both ran in one boot")
 NO_DIFF = "no difference shown"
 # Fewer than 2 runs on a side: no interval, so no change is claimed.
 NO_CI = "n < 2, no interval"
@@ -112,6 +118,33 @@ def welch(xs, ys):
     return {"diff": diff, "lo": diff - half, "hi": diff + half, "p": float(p)}
 
 
+def paired(xs, ys):
+    """Paired comparison of {round: value} maps xs and ys on a log scale:
+    {"n", "pct", "lo", "hi"} (the geometric mean of xs / ys over the rounds
+    both have, as a change in %, and its interval at CONFIDENCE), or None
+    with fewer than 2 such rounds or a value that is not positive."""
+    keys = sorted(k for k in xs if k in ys)
+    if len(keys) < 2 or any(xs[k] <= 0 or ys[k] <= 0 for k in keys):
+        return None
+    logs = [math.log(xs[k] / ys[k]) for k in keys]
+    m = statistics.fmean(logs)
+    half = stats.t.ppf(0.5 + CONFIDENCE / 2, len(logs) - 1) * \
+        statistics.stdev(logs) / math.sqrt(len(logs))
+    return {"n": len(keys), "pct": 100.0 * math.expm1(m),
+            "lo": 100.0 * math.expm1(m - half), "hi": 100.0 * math.expm1(m + half)}
+
+
+def by_round(runs):
+    """{(file, round): value}; None if a round of a file has two runs."""
+    out = {}
+    for r in runs:
+        key = (r["_file"], r["round"])
+        if key in out:
+            return None
+        out[key] = r["value"]
+    return out
+
+
 # --- reading ----------------------------------------------------------------
 
 def read_rows(paths):
@@ -134,6 +167,8 @@ def read_rows(paths):
                     die(f"{path}:{i}: value '{r['value']}' is not a number")
                 if r["better"] not in ("lower", "higher"):
                     die(f"{path}:{i}: better is '{r['better']}', want lower or higher")
+                # Runs pair up only within one file: one boot's rounds.
+                r["_file"] = path
                 rows.append(r)
     if not rows:
         die(f"no runs in {', '.join(paths)}: did the benchmark run?")
@@ -180,6 +215,7 @@ def summarise(rows, baseline):
     for key, g in groups.items():
         g["arms"] = {}
         base = [r["value"] for r in g["runs"].get(baseline, [])]
+        base_rounds = by_round(g["runs"].get(baseline, []))
         base_mean = statistics.fmean(base) if base else None
         for arm, runs in g["runs"].items():
             v = [r["value"] for r in runs]
@@ -191,6 +227,9 @@ def summarise(rows, baseline):
             s["delta"] = (100.0 * (s["mean"] - base_mean) / abs(base_mean)
                           if base_mean else None)
             s["test"] = welch(v, base) if base and arm != baseline else None
+            rounds = by_round(runs)
+            s["paired"] = (paired(rounds, base_rounds)
+                           if rounds and base_rounds and arm != baseline else None)
             # The change and its interval in % of the baseline's mean.
             s["ci"] = None
             if s["test"] and base_mean:
@@ -228,6 +267,17 @@ def change(s):
     if not shown(s):
         return f"[{s['ci'][0]:+.1f}, {s['ci'][1]:+.1f}]"
     return f"{s['delta']:+.1f}% [{s['ci'][0]:+.1f}, {s['ci'][1]:+.1f}]"
+
+
+def paired_change(s):
+    """"+12.7% [+4.4, +21.5]", the interval alone where it spans zero, "-"
+    without one."""
+    p = s.get("paired")
+    if p is None:
+        return "-"
+    if p["lo"] <= 0 <= p["hi"]:
+        return f"[{p['lo']:+.1f}, {p['hi']:+.1f}]"
+    return f"{p['pct']:+.1f}% [{p['lo']:+.1f}, {p['hi']:+.1f}]"
 
 
 def num(x):
@@ -390,10 +440,12 @@ def workload_tables(groups, arms, workloads, baseline, cmds, prof=None):
                 continue
             cmd = f" — `{cmds[w]}`" if w in cmds else ""
             out.append(f"### {w}: {metric}, {g['unit']}, {g['better']} is better{cmd}\n")
-            out.append(f"Δ: {TEST} against {baseline}, in % of its mean.\n")
+            out.append(f"Δ: {TEST} against {baseline}, in % of its mean. "
+                       f"Paired by round: {PAIRED}.\n")
             out.append(f"| arm | n | mean | median | CV | min | Δ mean vs {baseline} [95% CI] "
-                       "| verdict | fired: kept on waker CPU / hint dropped |")
-            out.append("|---|--:|--:|--:|--:|--:|--:|---|--:|")
+                       "| verdict | paired by round [95% CI] "
+                       "| fired: kept on waker CPU / hint dropped |")
+            out.append("|---|--:|--:|--:|--:|--:|--:|---|--:|--:|")
             for arm in arms:
                 s = g["arms"].get(arm)
                 if s is None:
@@ -405,7 +457,8 @@ def workload_tables(groups, arms, workloads, baseline, cmds, prof=None):
                 out.append(f"| {arm} | {s['n']} | {num(s['mean'])} | {num(s['median'])} "
                            f"| {pct(s['cv'], False)} | {num(s['min'])} | "
                            f"{'-' if arm == baseline else change(s)} | "
-                           f"{verdict(s, g['better'], arm, baseline)} | {fired} |")
+                           f"{verdict(s, g['better'], arm, baseline)} | "
+                           f"{paired_change(s)} | {fired} |")
             out.append("")
     return out
 
@@ -447,7 +500,8 @@ def write_summary_csv(path, groups, arms, workloads, baseline):
         w = csv.writer(f)
         w.writerow(["workload", "metric", "unit", "better", "arm", "n", "mean", "median",
                     "stddev", "cv", "min", f"delta_pct_vs_{baseline}", "ci95_lo_pct",
-                    "ci95_hi_pct", "welch_p",
+                    "ci95_hi_pct", "welch_p", "paired_n", "paired_pct", "paired_lo_pct",
+                    "paired_hi_pct",
                     "kept_share", "hint_dropped_share"])
         for wl in workloads:
             for (gw, metric), g in groups.items():
@@ -464,6 +518,9 @@ def write_summary_csv(path, groups, arms, workloads, baseline):
                                 "" if s["ci"] is None else f"{s['ci'][0]:.3f}",
                                 "" if s["ci"] is None else f"{s['ci'][1]:.3f}",
                                 "" if s["test"] is None else f"{s['test']['p']:.4g}",
+                                *(("", "", "", "") if s["paired"] is None else
+                                  (s["paired"]["n"], f"{s['paired']['pct']:.3f}",
+                                   f"{s['paired']['lo']:.3f}", f"{s['paired']['hi']:.3f}")),
                                 "" if s["kept_on_waker_cpu"] is None else f"{s['kept_on_waker_cpu']:.4f}",
                                 "" if s["hint_dropped"] is None else f"{s['hint_dropped']:.4f}"])
 
@@ -554,7 +611,10 @@ def main():
               f"{len(rounds)} round(s). Baseline: **{args.baseline}**. "
               f"Δ is the change of the mean against the baseline's mean, given with its "
               f"{TEST}, in % of the baseline's mean; where that interval spans zero the "
-              f"change is \"{NO_DIFF}\", with no sign. CV: stddev / mean of the runs. "
+              f"change is \"{NO_DIFF}\", with no sign. The per-workload tables also give "
+              f"the change paired by round: {PAIRED} (every arm of a workload runs back to back in a round, "
+              "so this leaves out what a round shares, such as a slow spell of the host; "
+              "an interval that spans zero is given alone). CV: stddev / mean of the runs. "
               "Fired share: mean over runs of kept_on_waker_cpu / sync_wakeups and "
               "hint_dropped / sync_wakeups from debugfs sched/sync_wakeup_stats "
               "(\"-\": not counted, e.g. feature off or unpatched kernel).")

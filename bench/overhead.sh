@@ -62,7 +62,8 @@ merge() {
 			awk -F, -v OFS=, -v arm="$kind" -v boot="$n" -v first="$first" '
 				NR == FNR { if (FNR > 1 && $1 > max) max = $1; next }
 				FNR == 1 { if (first) print; next }
-				{ $1 = (boot - 1) * max + $1; $3 = arm; print }
+				# Rounds of their own: runs pair up by round only within a boot.
+				{ $1 = (2 * (boot - 1) + (arm != "base")) * max + $1; $3 = arm; print }
 			' "$res/$kind-$n/raw.csv" "$res/$kind-$n/raw.csv" >>"$res/raw.csv"
 			first=0
 		done
