@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Does bench/analyze.py label changes by their interval, and pair runs by
-# round within one file? Synthetic raw.csv
-# files, each with what table.md and summary.csv must say; TAP on stdout.
+# round within one file? Synthetic raw.csv files, each with what table.md
+# and summary.csv must say; TAP on stdout.
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
