@@ -7,14 +7,15 @@ of variation, min, the change of the mean against the baseline arm with its
 degrees of freedom, from scipy.stats), and the share of sync wakeups the
 feature kept on the waker's CPU or whose hint it dropped (from the kernel's
 counters). A change whose interval spans zero is "no difference shown" and
-has no sign. Beside it, the change paired by round: every arm of a workload
-runs back to back within a round, so a slow spell of the host (which made
-whole rounds slow on llc2 and smt) hits them all; the geometric mean of the
-per-round ratio arm / baseline, with the t interval of its logarithm,
-leaves that out. The interval is for the difference of the means, scaled by the
+has no sign. The interval is for the difference of the means, scaled by the
 baseline's mean; a t interval holds with few runs where a bootstrap would
-under-cover, if the runs of an arm are roughly normal. Writes table.md (also printed), summary.csv and plot.png
-(gnuplot: every workload normalised to the baseline arm's mean).
+under-cover, if the runs of an arm are roughly normal. Beside it, the change
+paired by round: every arm of a workload runs back to back within a round,
+so a slow spell of the host (which made whole rounds slow on llc2 and smt)
+hits them all; the geometric mean of the per-round ratio arm / baseline,
+with the t interval of its logarithm, leaves that out. Writes table.md
+(also printed), summary.csv and plot.png (gnuplot: every workload
+normalised to the baseline arm's mean).
 
 Usage: analyze.py [--baseline ARM] [--out DIR] [--no-plot] raw.csv [more.csv ...]
 """
