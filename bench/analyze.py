@@ -273,7 +273,7 @@ def change(s):
 def paired_change(s):
     """"+12.7% [+4.4, +21.5]", the interval alone where it spans zero, "-"
     without one."""
-    p = s.get("paired")
+    p = s["paired"]
     if p is None:
         return "-"
     if p["lo"] <= 0 <= p["hi"]:
