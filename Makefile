@@ -6,7 +6,7 @@ TOPO    ?= flat
 ACCEL   ?= auto
 export KSRC FLAVOUR TOPO ACCEL CMD APPEND TIMEOUT TOPOS TESTS
 export STRESS_SECS DURATION SERIES_BUILDS TCG_THREAD
-export ROUNDS ARMS WORKLOADS QUICK BOOTS BASELINE NOBUILD
+export ROUNDS ARMS WORKLOADS QUICK BOOTS BASELINE NOBUILD CLOCK
 export PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT
 # HOST only from the command line: some shells export HOST=<hostname>.
 override HOST := $(if $(filter command line,$(origin HOST)),$(HOST),)
@@ -53,6 +53,8 @@ help:
 	@echo 'Check:     TOPOS="flat smt llc2"  STRESS_SECS=60 (torture in each boot; 0: none)'
 	@echo 'Bench:     ROUNDS=5  ARMS="off hint-only ..."  WORKLOADS="pipe msg-thread-g2 ..."'
 	@echo '           QUICK=1  BASELINE=hint-only  BOOTS=3  NOBUILD=1 (boot what is built)'
+	@echo '           CLOCK=auto|icount|host (auto: icount, QEMU counting instructions,'
+	@echo '           under single-threaded TCG; host time under KVM)'
 	@echo '           bench/guest-bench.sh --check lists the workloads and their commands'
 	@echo 'Deb:       BASECONFIG=/boot/config-$$(uname -r)  LOCALMODCONFIG=1 (loaded modules only)'
 	@echo '           LSMOD=file (lsmod of the target machine)  DBG=1 (also the -dbg package)'

@@ -293,6 +293,13 @@ def pct(x, signed=True):
     return f"{x:+.1f}%" if signed else f"{100 * x:.0f}%"
 
 
+def cv_pct(x):
+    """A CV to one decimal: under QEMU's icount clock they are tenths of a percent."""
+    if x is None or math.isnan(x):
+        return "-"
+    return f"{100 * x:.1f}%"
+
+
 # --- placement profile ------------------------------------------------------
 
 def share(r, part, whole):
@@ -456,7 +463,7 @@ def workload_tables(groups, arms, workloads, baseline, cmds, prof=None):
                     fired = (f"{pct(s['kept_on_waker_cpu'], False)} / "
                              f"{pct(s['hint_dropped'], False)}")
                 out.append(f"| {arm} | {s['n']} | {num(s['mean'])} | {num(s['median'])} "
-                           f"| {pct(s['cv'], False)} | {num(s['min'])} | "
+                           f"| {cv_pct(s['cv'])} | {num(s['min'])} | "
                            f"{'-' if arm == baseline else change(s)} | "
                            f"{verdict(s, g['better'], arm, baseline)} | "
                            f"{paired_change(s)} | {fired} |")

@@ -43,6 +43,7 @@ if mount --bind "$scratch/ro" "$scratch/ro" 2>/dev/null; then
 else
 	tap 0 "HOST=1 refuses a debugfs that refuses writes # SKIP cannot bind-mount here"
 fi
+expect "HOST=1 refuses CLOCK=icount: no VM, no QEMU clock" "HOST=1 runs on this machine" "$no_feature" CLOCK=icount
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	as="setpriv --reuid=65534 --regid=65534 --clear-groups"
 	expect "HOST=1 refuses a user who is not root" "must run as root" "$no_feature"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Does busy_host (bench/lib.sh) tell a busy host from an idle one? Sample
-# /proc/loadavg lines; and does steal_share read /proc/stat right? TAP on stdout.
+# /proc/loadavg lines; does steal_share read /proc/stat right; does
+# bench_clock pick the guest's clock, or refuse? TAP on stdout.
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -31,6 +32,34 @@ printf 'cpu  600 0 150 1000 10 0 0 240 300 0\n' >"$scratch/stat2"
 got=$(steal_share "$(cpu_ticks "$scratch/stat1")" "$(cpu_ticks "$scratch/stat2")")
 want="20.0% (200 of 1000 ticks)"
 tap "$([ "$got" = "$want" ] && echo 0 || echo 1)" "steal_share: $want" "steal_share said: '$got'"
+
+# bench_clock: CLOCK and the accelerator pick the guest's clock, or stop.
+printf 'processor\t: 0\nflags\t\t: fpu %s\n' hypervisor >"$scratch/tcg-cpuinfo"
+printf 'processor\t: 0\nflags\t\t: fpu %s\n' vmx >"$scratch/kvm-cpuinfo"
+: >"$scratch/kvm"
+clock() { # clock CPUINFO VAR=VALUE...: bench_clock's answer, or its error
+	local cpuinfo=$1
+	shift
+	# shellcheck disable=SC2016 # $1 is the inner shell's
+	(env -u CLOCK -u ACCEL -u TCG_THREAD ACCEL_CPUINFO="$scratch/$cpuinfo-cpuinfo" \
+		ACCEL_KVM_DEV="$scratch/kvm" "$@" bash -c '. "$1"; bench_clock' sh "$BENCH/lib.sh" 2>&1) ||
+		echo "exit $?"
+}
+expect_clock() { # expect_clock WANT CPUINFO VAR=VALUE...
+	local want=$1 got rc=1
+	shift
+	got=$(clock "$@")
+	case "$got" in "$want" | *"$want"*"exit 1") rc=0 ;; esac
+	tap "$rc" "bench_clock on $1${2:+ with ${*:2}}: $want" "got '$got'"
+}
+expect_clock icount tcg
+expect_clock host tcg TCG_THREAD=multi
+expect_clock host kvm
+expect_clock icount kvm ACCEL=tcg
+expect_clock host tcg CLOCK=host
+expect_clock "QEMU counts instructions only under TCG" kvm CLOCK=icount
+expect_clock "needs one TCG thread for every vCPU" tcg CLOCK=icount TCG_THREAD=multi
+expect_clock "use one of: auto icount host" tcg CLOCK=wall
 
 echo "lib-test: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
 [ "$tap_failed" = 0 ]

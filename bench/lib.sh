@@ -59,6 +59,38 @@ new_results_dir() {
 	echo "$dir"
 }
 
+# The bench guest's clock, from CLOCK (auto, icount or host) and the
+# accelerator: icount (QEMU's -icount, guest time counting instructions
+# at ICOUNT_SHIFT) where QEMU has it, single-threaded TCG; host time
+# otherwise. Dies on a combination QEMU cannot run.
+bench_clock() {
+	local accel
+	accel=$(resolve_accel "${ACCEL:-auto}")
+	case "${CLOCK:-auto}" in
+	auto)
+		if [ "$accel" = tcg ] && [ "${TCG_THREAD:-single}" = single ]; then
+			echo icount
+		else
+			echo host
+		fi
+		;;
+	icount)
+		[ "$accel" = tcg ] ||
+			die "CLOCK=icount: QEMU counts instructions only under TCG, and this guest runs under $accel: use CLOCK=host or ACCEL=tcg"
+		[ "${TCG_THREAD:-single}" = single ] ||
+			die "CLOCK=icount needs one TCG thread for every vCPU: use TCG_THREAD=single or CLOCK=host"
+		echo icount
+		;;
+	host) echo host ;;
+	*) die "CLOCK=$CLOCK is not valid: use one of: auto icount host" ;;
+	esac
+}
+
+# 8 ns an instruction: a guest second is then 125 million instructions,
+# about what single-threaded TCG executes in a second here, so workloads of
+# fixed length (sockperf, tbench, iperf3) take about their wall time.
+ICOUNT_SHIFT=3
+
 # Default guest timeout: the boot, plus generous 12 s per planned run.
 default_timeout() {
 	echo $((900 + 12 * $(planned_runs)))
@@ -67,7 +99,9 @@ default_timeout() {
 # boot_bench OUT [KERNEL]: boot the bench kernel (or KERNEL) once, run the
 # guest script there, follow its progress file on the terminal meanwhile.
 boot_bench() {
-	local out=$1 kernel=${2:-} rc=0 tailpid kconfig
+	local out=$1 kernel=${2:-} rc=0 tailpid kconfig clock icount=""
+	clock=$(bench_clock) || exit 1
+	[ "$clock" != icount ] || icount=$ICOUNT_SHIFT
 	mkdir -p "$out"
 	: >"$out/progress"
 	tail -n +1 -F "$out/progress" 2>/dev/null &
@@ -75,7 +109,7 @@ boot_bench() {
 	kconfig=${kernel:-$(kernel_dir bench)/arch/x86/boot/bzImage}
 	kconfig=${kconfig%/arch/x86/boot/bzImage}/.config
 	# Each vCPU on its own host CPU where there are enough: less noise.
-	PIN_VCPUS=1 FLAVOUR=bench OUT="$out" CMD="$(guest_cmd "$kconfig")" TIMEOUT="${TIMEOUT:-$(default_timeout)}" \
+	TCG_THREAD=${TCG_THREAD:-single} ICOUNT=$icount PIN_VCPUS=1 FLAVOUR=bench OUT="$out" CMD="$(guest_cmd "$kconfig")" TIMEOUT="${TIMEOUT:-$(default_timeout)}" \
 		KERNEL="$kernel" "$REPO/vm/run.sh" >"$out/vm-run.log" 2>&1 || rc=$?
 	sleep 1 # let tail print the last lines
 	kill "$tailpid" 2>/dev/null || true
@@ -142,6 +176,17 @@ steal_share() {
 }
 
 # host_meta ACCEL_FILE: the host half of meta.txt.
+# clock_meta FILE: the guest clock vm/run.sh noted in FILE, for meta.txt.
+clock_meta() {
+	local c
+	c=$(cat "$1" 2>/dev/null) || c=unknown
+	case "$c" in
+	icount*) echo "clock: $c (QEMU: guest time counts instructions, 2^shift ns each, and skips idle time; independent of the host's speed)" ;;
+	host) echo "clock: host (guest time is the host's time)" ;;
+	*) echo "clock: $c" ;;
+	esac
+}
+
 host_meta() {
 	local series
 	series=$(grep -v '^[[:space:]]*\(#\|$\)' "$REPO/patches/series" 2>/dev/null | tr '\n' ' ' || true)
@@ -151,6 +196,7 @@ host_meta() {
 	echo "host.date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "accel: $(cat "$1" 2>/dev/null || echo unknown)"
 	echo "vcpu pinning: $(cat "${1%/*}/pinning" 2>/dev/null || echo none)"
+	clock_meta "${1%/*}/clock"
 	echo "topology: ${TOPO:-flat}"
 	echo "base kernel: $(kernel_version "$(ksrc)" 2>/dev/null || echo unknown) ($(ksrc))"
 	echo "repo: $(git -C "$REPO" describe --always --dirty --tags 2>/dev/null || echo 'not a git checkout')"

@@ -13,7 +13,7 @@
 #   ROUNDS     rounds per boot (default 5)
 #   WORKLOADS  default: pipe, pipe-cpu01, pipe-cpu0 and the msg-* workloads
 #   QUICK=1    smoke sizes, 1 round per boot
-#   TOPO ACCEL TIMEOUT NOBUILD KSRC  as for bench/run.sh and the harness
+#   TOPO ACCEL CLOCK TIMEOUT NOBUILD KSRC  as for bench/run.sh and the harness
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -33,6 +33,7 @@ check_settings() {
 	check_choice ACCEL "$ACCEL" auto kvm tcg
 	check_choice NOBUILD "$NOBUILD" 0 1
 	check_count BOOTS "$BOOTS"
+	bench_clock >/dev/null || exit 1
 	[ -z "${TIMEOUT:-}" ] || check_count TIMEOUT "$TIMEOUT"
 	check_guest_vars
 }
@@ -81,7 +82,7 @@ main() {
 		echo "  $BOOTS boot pairs alternating base, patched; ARMS=off in every boot; runs pooled per kernel"
 		echo "kernel.base: $(base_kernel_dir)/arch/x86/boot/bzImage"
 		echo "kernel.patched-off: $(kernel_dir bench)/arch/x86/boot/bzImage"
-		host_meta /dev/null bench-overhead | grep -v '^\(accel\|vcpu pinning\): '
+		host_meta /dev/null bench-overhead | grep -v '^\(accel\|vcpu pinning\|clock\): '
 	} >"$res/meta.txt"
 	for n in $(seq "$BOOTS"); do
 		for kind in base patched-off; do
@@ -93,6 +94,7 @@ main() {
 			{
 				echo "$kind-$n.accel: $(cat "$res/$kind-$n/accel")"
 				echo "$kind-$n.vcpu pinning: $(cat "$res/$kind-$n/pinning" 2>/dev/null || echo none)"
+				clock_meta "$res/$kind-$n/clock" | sed "s/^/$kind-$n./"
 			} >>"$res/meta.txt"
 		done
 	done

@@ -16,6 +16,9 @@
 #   TOPOS      several of them: a boot each, results/<date-time>/<topo>/
 #   ACCEL      auto | kvm | tcg (default auto)
 #   TCG_THREAD single | multi: TCG's threads (default single: see bench_topology)
+#   CLOCK      auto | icount | host: the guest's clock (default auto: icount,
+#              QEMU counting instructions, under single-threaded TCG; host
+#              time under KVM or multi-threaded TCG)
 #   TIMEOUT    seconds before the guest is killed (default from the plan)
 #   BASELINE   arm the others are compared with (default hint-only)
 #   NOBUILD=1  boot the bzImage already in build/kernel-bench, build nothing
@@ -42,6 +45,12 @@ check_settings() {
 	check_choice ACCEL "$ACCEL" auto kvm tcg
 	check_choice NOBUILD "$NOBUILD" 0 1
 	check_choice HOST "$HOST" 0 1
+	if [ "$HOST" = 1 ]; then
+		[ "${CLOCK:-auto}" = auto ] || [ "$CLOCK" = host ] ||
+			die "CLOCK=$CLOCK: HOST=1 runs on this machine, no VM, in host time; drop CLOCK"
+	else
+		bench_clock >/dev/null || exit 1
+	fi
 	[ -z "${TIMEOUT:-}" ] || check_count TIMEOUT "$TIMEOUT"
 	check_guest_vars
 	# Last: it may mount debugfs, so only once everything else is valid.

@@ -62,5 +62,19 @@ if ! out=$(ACCEL=kvm "$REPO/harness/check-vars.sh" 2>&1); then
 fi
 tap "$rc" "vmx without /dev/kvm: make's variable check refuses ACCEL=kvm first" "got '$out'"
 
+# icount_args: QEMU's instruction-counting clock, only where QEMU has one.
+icount() { (icount_args "$@" 2>&1) || echo "exit $?"; }
+expect "icount under single-threaded TCG: shift N, idle time skipped" "-icount shift=3,sleep=off" \
+	"$(icount "tcg -accel tcg,thread=single -cpu max,la57=off" 3)"
+for bad in "tcg -accel tcg,thread=multi -cpu max,la57=off|3|needs single-threaded TCG" \
+	"kvm -accel kvm -cpu host|3|only under TCG, not kvm" \
+	"tcg -accel tcg,thread=single -cpu max,la57=off|10|use a shift of 0 to 9" \
+	"tcg -accel tcg,thread=single -cpu max,la57=off|x|use a shift of 0 to 9"; do
+	IFS='|' read -r line shift want <<<"$bad"
+	out=$(icount "$line" "$shift")
+	case "$out" in *"$want"*"exit 1") rc=0 ;; *) rc=1 ;; esac
+	tap "$rc" "icount refuses shift '$shift' with '${line%% -cpu*}': $want" "got '$out'"
+done
+
 echo "accel-test: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
 [ "$tap_failed" = 0 ]

@@ -9,7 +9,7 @@ set -eu
 expect() {
 	local want=$1 got=0
 	shift
-	env -u KSRC -u TOPO -u TOPOS -u ACCEL -u TCG_THREAD -u TESTS -u STRESS_SECS \
+	env -u KSRC -u TOPO -u TOPOS -u ACCEL -u TCG_THREAD -u CLOCK -u TESTS -u STRESS_SECS \
 		-u BOOT_TIMEOUT -u TIMEOUT -u GUEST_JOBS -u FLAVOUR -u SERIES_BUILDS \
 		-u BASECONFIG -u LOCALMODCONFIG -u LSMOD -u DBG -u HOST \
 		"$@" "$REPO/harness/check-vars.sh" >/dev/null 2>&1 || got=$?
@@ -26,6 +26,8 @@ expect 1 TOPO=numa
 expect 1 TOPOS="flat numa"
 expect 1 ACCEL=xen
 expect 1 TCG_THREAD=2
+expect 1 CLOCK=wall
+expect 0 CLOCK=icount
 expect 1 TESTS=sched/sync_wakeup:nope
 expect 1 STRESS_SECS=5
 expect 1 STRESS_SECS=2200

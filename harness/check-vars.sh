@@ -48,6 +48,7 @@ if [ "${ACCEL:-auto}" = kvm ] && [ ! -w "${ACCEL_KVM_DEV:-/dev/kvm}" ]; then
 	die "ACCEL=kvm, but /dev/kvm is not usable here: use ACCEL=tcg or auto"
 fi
 one_of TCG_THREAD single multi
+one_of CLOCK auto icount host
 one_of SERIES_BUILDS yes no
 one_of TESTS sched/sync_wakeup:sync_wakeup_iface sched/sync_wakeup:sync_wakeup_fuzz \
 	sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_boot

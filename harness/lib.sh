@@ -154,6 +154,23 @@ accel_args() {
 	esac
 }
 
+# icount_args ACCEL_LINE SHIFT: QEMU's instruction-counting clock for a guest
+# booted with ACCEL_LINE (accel_args' output): guest time advances 2^SHIFT ns
+# per instruction executed and skips idle time (sleep=off), so the guest's
+# timings no longer follow the host's speed. QEMU has it only under TCG with
+# one thread for every vCPU.
+icount_args() {
+	case "$2" in
+	[0-9]) ;;
+	*) die "ICOUNT=$2: use a shift of 0 to 9 (2^N ns an instruction)" ;;
+	esac
+	case "$1" in
+	"tcg "*thread=single*) echo "-icount shift=$2,sleep=off" ;;
+	"tcg "*) die "ICOUNT=$2 needs single-threaded TCG: set TCG_THREAD=single" ;;
+	*) die "ICOUNT=$2: QEMU counts instructions only under TCG, not ${1%% *}" ;;
+	esac
+}
+
 # guest_jobs ACCEL BOOTS: guests make check boots at once. Single-threaded
 # TCG guests each keep one host thread busy: every boot at once (at most 4),
 # even with more boots than CPUs, so that the host's scheduler shares the

@@ -53,7 +53,7 @@ self_test vm/scan-console-test.sh "vm/scan-console.sh tells kernel complaints fr
 self_test harness/tap-summary-test.sh "harness/tap-summary.awk counts plans, crashes and skips right" samples
 self_test bench/analyze-test.sh "bench/analyze.py gives a change a sign only where its 95% interval excludes zero; pairs runs by round within a boot" cases
 self_test bench/host-test.sh "make bench HOST=1 stops before any work where it cannot run" cases
-self_test bench/lib-test.sh "bench/lib.sh busy_host tells a busy host from an idle one" samples
+self_test bench/lib-test.sh "bench/lib.sh tells a busy host from an idle one and picks the guest clock" cases
 self_test harness/accel-test.sh "harness/lib.sh picks KVM or TCG and their QEMU arguments right" cases
 self_test harness/check-vars-test.sh "harness/check-vars.sh refuses bad variables before any work" cases
 

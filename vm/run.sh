@@ -15,6 +15,8 @@
 #   KERNEL    bzImage to boot (default build/kernel-<flavour>/arch/x86/boot/bzImage)
 #   PIN_VCPUS 1: pin vCPU thread n to host CPU n, when there are enough host
 #             CPUs and a thread per vCPU (make bench); what was done in OUT/pinning
+#   ICOUNT    N: QEMU's -icount shift=N,sleep=off (single-threaded TCG only):
+#             guest time counts instructions; the clock used is in OUT/clock
 # Exit status: the command's, or 1 on timeout, missing result or console badness.
 set -eu
 # shellcheck source=harness/lib.sh
@@ -118,7 +120,14 @@ qemu() {
 accel_line=$(accel_args "$ACCEL")
 read -r accel qemu_accel <<<"$accel_line"
 echo "$accel" >"$out/accel"
-log "booting $FLAVOUR kernel, topology $TOPO, $accel; console: $out/console.log"
+clock=host
+if [ -n "${ICOUNT:-}" ]; then
+	icount=$(icount_args "$accel_line" "$ICOUNT") || exit 1
+	qemu_accel+=" $icount"
+	clock="icount ${icount#-icount }"
+fi
+echo "$clock" >"$out/clock"
+log "booting $FLAVOUR kernel, topology $TOPO, $accel, clock $clock; console: $out/console.log"
 rc=0
 rm -f "$out/pinning"
 if [ "${PIN_VCPUS:-0}" = 1 ]; then
