@@ -54,7 +54,7 @@ help:
 	@echo 'Bench:     ROUNDS=5  ARMS="off hint-only ..."  WORKLOADS="pipe msg-thread-g2 ..."'
 	@echo '           QUICK=1  BASELINE=hint-only  BOOTS=3  NOBUILD=1 (boot what is built)'
 	@echo '           CLOCK=auto|icount|host (auto: icount, QEMU counting instructions,'
-	@echo '           under single-threaded TCG; host time under KVM)'
+	@echo '           under single-threaded TCG; host time under KVM or TCG_THREAD=multi)'
 	@echo '           bench/guest-bench.sh --check lists the workloads and their commands'
 	@echo 'Deb:       BASECONFIG=/boot/config-$$(uname -r)  LOCALMODCONFIG=1 (loaded modules only)'
 	@echo '           LSMOD=file (lsmod of the target machine)  DBG=1 (also the -dbg package)'
@@ -106,7 +106,7 @@ series-check: source
 bench: vars
 	@TOPOS="$(if $(filter command line,$(origin TOPOS)),$(TOPOS),$(if $(filter command line environment,$(origin TOPO)),$(TOPO),$(TOPOS)))" bench/run.sh
 
-bench-overhead: deps
+bench-overhead: vars
 	@bench/overhead.sh
 
 deb: tree

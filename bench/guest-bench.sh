@@ -348,6 +348,7 @@ restore() {
 # --- the servers of sockperf, tbench and iperf3 ---------------------------
 
 declare -A server_pid
+server_logs="" # the servers' logs while they run; copied to $RESULTS after
 # start_server SERVER: started once, for the whole session, listening.
 start_server() {
 	local i cmd port pid=${server_pid[$1]:-}
@@ -360,7 +361,7 @@ start_server() {
 	if ss -Htln "sport = :$port" 2>/dev/null | grep -q .; then
 		die "TCP port $port is in use by another program: stop it, or pick another port (SOCK_PORT=, UDP_PORT=; tbench_srv needs 7003)"
 	fi
-	"${cmd[@]}" >>"$RESULTS/$1-server.log" 2>&1 &
+	"${cmd[@]}" >>"$server_logs/$1-server.log" 2>&1 &
 	server_pid[$1]=$!
 	for i in $(seq 50); do
 		kill -0 "${server_pid[$1]}" 2>/dev/null ||
@@ -381,6 +382,27 @@ stop_servers() {
 		wait "${server_pid[$name]}" 2>/dev/null || true
 		unset "server_pid[$name]"
 	done
+	if [ -n "$server_logs" ]; then
+		cp "$server_logs"/*-server.log "$RESULTS/" 2>/dev/null || true
+		rm -rf "$server_logs"
+	fi
+}
+
+# Under QEMU's icount clock (make bench's default under TCG), guest time
+# jumps to the next timer whenever every vCPU waits, as for a page of the
+# host's 9p root: a timed run (sockperf, tbench, iperf3) that pages in its
+# tool there can end before it has sent anything (sockperf on flat,
+# 2026-12-02). So read the tools, their libraries and tbench's load file
+# into the page cache before any run; the servers log to memory (/tmp).
+page_in() {
+	local t f
+	local -a files=(/usr/share/dbench/client.txt)
+	for t in perf hackbench sockperf tbench tbench_srv iperf3 taskset ss; do
+		f=$(command -v "$t") || continue
+		files+=("$f")
+		while read -r f; do files+=("$f"); done < <(ldd "$f" 2>/dev/null | grep -o '/[^ ]*')
+	done
+	cat "${files[@]}" >/dev/null 2>&1 || true
 }
 
 # --- running and parsing -------------------------------------------------
@@ -630,6 +652,8 @@ main() {
 	trap 'exit 130' INT TERM
 	: >"$RESULTS/runs.log"
 	: >"$RESULTS/progress"
+	server_logs=$(mktemp -d)
+	page_in
 	schedstats_on
 	write_meta
 	echo "round,workload,arm,metric,value,unit,better,sync_wakeups,kept_on_waker_cpu,declined_total,hint_dropped,ops,$(csv "$LANDING_COUNTERS"),$(csv "$SYSTEM_COUNTERS")" >"$RESULTS/raw.csv"

@@ -86,9 +86,9 @@ bench_clock() {
 	esac
 }
 
-# 8 ns an instruction: a guest second is then 125 million instructions,
-# about what single-threaded TCG executes in a second here, so workloads of
-# fixed length (sockperf, tbench, iperf3) take about their wall time.
+# 8 ns an instruction: a guest second is 125 million instructions, so the
+# workloads of fixed length (sockperf, tbench, iperf3) take less than their
+# length in host time (guest time ran 1.6-1.7 times as fast here).
 ICOUNT_SHIFT=3
 
 # Default guest timeout: the boot, plus generous 12 s per planned run.
@@ -131,7 +131,7 @@ invocation() {
 	else
 		echo "${0#"$REPO"/}"
 	fi
-	for v in $GUEST_VARS TOPO ACCEL TIMEOUT BOOTS NOBUILD KSRC; do
+	for v in $GUEST_VARS TOPO ACCEL TCG_THREAD CLOCK TIMEOUT BOOTS NOBUILD KSRC; do
 		[ -z "${!v:-}" ] || printf '  %s=%s\n' "$v" "${!v}"
 	done
 }
@@ -175,7 +175,6 @@ steal_share() {
 	echo "$1 $2" | awk '{ d = $3 - $1; printf "%.1f%% (%d of %d ticks)\n", d ? 100 * ($4 - $2) / d : 0, $4 - $2, d }'
 }
 
-# host_meta ACCEL_FILE: the host half of meta.txt.
 # clock_meta FILE: the guest clock vm/run.sh noted in FILE, for meta.txt.
 clock_meta() {
 	local c
@@ -187,6 +186,7 @@ clock_meta() {
 	esac
 }
 
+# host_meta ACCEL_FILE: the host half of meta.txt.
 host_meta() {
 	local series
 	series=$(grep -v '^[[:space:]]*\(#\|$\)' "$REPO/patches/series" 2>/dev/null | tr '\n' ' ' || true)

@@ -74,6 +74,7 @@ merge() {
 main() {
 	local res start n kind kernel i=0
 	check_settings
+	"$REPO/harness/deps.sh"
 	build
 	res=$(new_results_dir -overhead)
 	start=$(date +%s)
@@ -95,6 +96,7 @@ main() {
 				echo "$kind-$n.accel: $(cat "$res/$kind-$n/accel")"
 				echo "$kind-$n.vcpu pinning: $(cat "$res/$kind-$n/pinning" 2>/dev/null || echo none)"
 				clock_meta "$res/$kind-$n/clock" | sed "s/^/$kind-$n./"
+				echo "$kind-$n.tcg.thread: ${TCG_THREAD:-single}"
 			} >>"$res/meta.txt"
 		done
 	done
@@ -102,7 +104,7 @@ main() {
 	echo "bench wall time: $(($(date +%s) - start)) s" >>"$res/meta.txt"
 	grep '^cmd\.' "$res/base-1/meta.txt" >>"$res/meta.txt"
 	"$PYTHON" "$BENCH/analyze.py" --baseline base --out "$res" \
-		--title "Overhead: unpatched base vs patched with SYNC_PAIR_AFFINE off ($BOOTS boot pairs pooled, $TOPO, $(cat "$res/base-1/accel"))" \
+		--title "Overhead: unpatched base vs patched with SYNC_PAIR_AFFINE off ($BOOTS boot pairs pooled, $TOPO, $(cat "$res/base-1/accel"), clock $(cat "$res/base-1/clock"))" \
 		"$res/raw.csv"
 	echo
 	log "bench-overhead took $(($(date +%s) - start)) s; results: $res (table.md, plot.png, raw.csv, meta.txt)"

@@ -218,7 +218,7 @@ bench_topology() {
 	} >>"$res/meta.txt"
 	log "analysis of $topo (baseline $base)"
 	"$PYTHON" "$BENCH/analyze.py" --baseline "$base" --out "$res" \
-		--title "WF_SYNC placement A/B, $(sed -n 's/^guest.kernel: //p' "$res/meta.txt"), $topo, $(cat "$res/vm/accel")" \
+		--title "WF_SYNC placement A/B, $(sed -n 's/^guest.kernel: //p' "$res/meta.txt"), $topo, $(cat "$res/vm/accel"), clock $(cat "$res/vm/clock")" \
 		"$res/raw.csv" >"$res/analyze.log" || {
 		cat "$res/analyze.log" >&2
 		die "analysis of $topo failed"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Which accelerator and which QEMU arguments every target gets (lib.sh's
-# resolve_accel, accel_args, guest_jobs), for sample /proc/cpuinfo flags and
+# resolve_accel, accel_args, guest_jobs, icount_args), for sample /proc/cpuinfo flags and
 # /dev/kvm states: this machine cannot run KVM, so the KVM path is tested
 # here by its decisions. TAP on stdout.
 set -eu
@@ -70,10 +70,10 @@ for bad in "tcg -accel tcg,thread=multi -cpu max,la57=off|3|needs single-threade
 	"kvm -accel kvm -cpu host|3|only under TCG, not kvm" \
 	"tcg -accel tcg,thread=single -cpu max,la57=off|10|use a shift of 0 to 9" \
 	"tcg -accel tcg,thread=single -cpu max,la57=off|x|use a shift of 0 to 9"; do
-	IFS='|' read -r line shift want <<<"$bad"
-	out=$(icount "$line" "$shift")
+	IFS='|' read -r line n want <<<"$bad"
+	out=$(icount "$line" "$n")
 	case "$out" in *"$want"*"exit 1") rc=0 ;; *) rc=1 ;; esac
-	tap "$rc" "icount refuses shift '$shift' with '${line%% -cpu*}': $want" "got '$out'"
+	tap "$rc" "icount refuses ICOUNT=$n with '${line%% -cpu*}': $want" "got '$out'"
 done
 
 echo "accel-test: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2

@@ -162,7 +162,7 @@ accel_args() {
 icount_args() {
 	case "$2" in
 	[0-9]) ;;
-	*) die "ICOUNT=$2: use a shift of 0 to 9 (2^N ns an instruction)" ;;
+	*) die "ICOUNT=$2: use a shift of 0 to 9 (2^N ns an instruction; QEMU's 10 is left out)" ;;
 	esac
 	case "$1" in
 	"tcg "*thread=single*) echo "-icount shift=$2,sleep=off" ;;
