@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Does vm/run.sh hand QEMU the icount clock when asked (ICOUNT=), note the
+# clock in OUT/clock, and refuse ICOUNT where QEMU has none before it starts
+# QEMU? A stand-in qemu-system-x86_64 on PATH records its arguments and
+# plays a guest that ran its command. TAP on stdout.
+set -eu
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/../harness/lib.sh"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mkdir "$scratch/bin"
+: >"$scratch/bzImage"
+cat >"$scratch/bin/qemu-system-x86_64" <<'STUB'
+#!/usr/bin/env bash
+# The console and the results share from the arguments; a clean boot.
+printf '%s\n' "$*" >"${STUB_ARGS:?}"
+for a in "$@"; do
+	case "$a" in
+	file:*) console=${a#file:} ;;
+	*id=results,path=*) out=${a#*path=} && out=${out%%,*} ;;
+	esac
+done
+echo "reboot: Power down" >"$console"
+echo 0 >"$out/exit-code"
+: >"$out/output.log"
+STUB
+chmod +x "$scratch/bin/qemu-system-x86_64"
+
+# boot NAME VAR=VALUE...: vm/run.sh under TCG with the stand-in QEMU; sets
+# rc (its exit status), args (what QEMU got, or "not started") and clock.
+boot() {
+	local name=$1
+	shift
+	rm -f "$scratch/args"
+	rc=0
+	env -u ICOUNT -u TCG_THREAD PATH="$scratch/bin:$PATH" STUB_ARGS="$scratch/args" \
+		ACCEL=tcg KERNEL="$scratch/bzImage" OUT="$scratch/$name" CMD=true "$@" \
+		"$REPO/vm/run.sh" >"$scratch/$name.log" 2>&1 || rc=$?
+	args=$(cat "$scratch/args" 2>/dev/null) || args="not started"
+	clock=$(cat "$scratch/$name/clock" 2>/dev/null) || clock=none
+}
+
+boot icount ICOUNT=3 TCG_THREAD=single
+case "$rc $args" in "0 "*"-icount shift=3,sleep=off "*) r=0 ;; *) r=1 ;; esac
+tap "$r" "ICOUNT=3 under single-threaded TCG: QEMU gets -icount shift=3,sleep=off" "exit $rc, QEMU args: $args"
+tap "$([ "$clock" = "icount shift=3,sleep=off" ] && echo 0 || echo 1)" \
+	"ICOUNT=3: OUT/clock says icount shift=3,sleep=off" "OUT/clock: $clock"
+
+boot host TCG_THREAD=single
+case "$rc $args" in "0 "*-icount*) r=1 ;; "0 "*) r=0 ;; *) r=1 ;; esac
+tap "$r" "no ICOUNT: QEMU gets no -icount" "exit $rc, QEMU args: $args"
+tap "$([ "$clock" = host ] && echo 0 || echo 1)" "no ICOUNT: OUT/clock says host" "OUT/clock: $clock"
+
+boot multi ICOUNT=3 TCG_THREAD=multi
+r=1
+[ "$rc" != 0 ] && [ "$args" = "not started" ] && grep -q "needs single-threaded TCG" "$scratch/multi.log" && r=0
+tap "$r" "ICOUNT=3 with multi-threaded TCG: refused, QEMU not started" \
+	"exit $rc, QEMU args: $args, log: $(tail -1 "$scratch/multi.log")"
+
+echo "run-test: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
+[ "$tap_failed" = 0 ]
