@@ -143,7 +143,7 @@ wait
 # setup, not a kernel bug. With ACCEL=auto that is worth one try under TCG.
 if [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$ACCEL" = auto ] && [ "$accel" = kvm ] &&
 	[ ! -s "$out/console.log" ]; then
-	echo "vm: qemu exited $rc under KVM before the guest printed anything; retrying under TCG" >&2
+	echo "vm: qemu exited $rc under KVM before the guest printed anything; retrying under TCG, clock $clock" >&2
 	accel_line=$(accel_args tcg)
 	read -r accel qemu_accel <<<"$accel_line"
 	echo "$accel (kvm failed to start)" >"$out/accel"
