@@ -60,8 +60,8 @@ expect_clock host tcg TCG_THREAD=multi
 expect_clock host kvm
 expect_clock icount kvm ACCEL=tcg
 expect_clock host tcg CLOCK=host
-expect_clock "QEMU counts instructions only under TCG" kvm CLOCK=icount
-expect_clock "needs one TCG thread for every vCPU" tcg CLOCK=icount TCG_THREAD=multi
+expect_clock "QEMU counts instructions only under TCG, not kvm" kvm CLOCK=icount
+expect_clock "needs single-threaded TCG" tcg CLOCK=icount TCG_THREAD=multi
 expect_clock "use one of: auto icount host" tcg CLOCK=wall
 
 echo "lib-test: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2

@@ -75,10 +75,9 @@ bench_clock() {
 		fi
 		;;
 	icount)
-		[ "$accel" = tcg ] ||
-			die "CLOCK=icount: QEMU counts instructions only under TCG, and this guest runs under $accel: use CLOCK=host or ACCEL=tcg"
-		[ "${TCG_THREAD:-single}" = single ] ||
-			die "CLOCK=icount needs one TCG thread for every vCPU: use TCG_THREAD=single or CLOCK=host"
+		# icount_args is the one place that says where QEMU has icount.
+		icount_args "$accel $(TCG_THREAD=${TCG_THREAD:-single} accel_args tcg | cut -d' ' -f2-)" \
+			"$ICOUNT_SHIFT" >/dev/null
 		echo icount
 		;;
 	host) echo host ;;

@@ -166,8 +166,8 @@ icount_args() {
 	esac
 	case "$1" in
 	"tcg "*thread=single*) echo "-icount shift=$2,sleep=off" ;;
-	"tcg "*) die "ICOUNT=$2 needs single-threaded TCG: set TCG_THREAD=single" ;;
-	*) die "ICOUNT=$2: QEMU counts instructions only under TCG, not ${1%% *}" ;;
+	"tcg "*) die "the icount clock (CLOCK=icount, ICOUNT=$2) needs single-threaded TCG: set TCG_THREAD=single, or CLOCK=host" ;;
+	*) die "the icount clock (CLOCK=icount, ICOUNT=$2): QEMU counts instructions only under TCG, not ${1%% *}: use CLOCK=host or ACCEL=tcg" ;;
 	esac
 }
 
