@@ -37,12 +37,15 @@ except ImportError:
 
 COLUMNS = ["round", "workload", "arm", "metric", "value", "unit", "better",
            "sync_wakeups", "kept_on_waker_cpu", "declined_total", "hint_dropped"]
-# The placement profile guest-bench.sh appends since 2026-12-02: the run's
-# operations, the landing and promise counters, whole-system deltas.
+# The placement profile guest-bench.sh appends: the run's operations, the
+# landing, promise and (since 2026-12-03) context counters, whole-system
+# deltas. Files of either version are read.
 LANDINGS = ["landed_waker_cpu", "landed_smt_sibling", "landed_same_llc", "landed_other_llc"]
-PROFILE = ["ops"] + LANDINGS + ["promise_kept", "promise_broken", "ipi_resched", "ipi_call",
-                                "ctx_switches", "ttwu_count", "ttwu_local", "ttwu_wake_remote",
-                                "ttwu_move_affine", "lb_migrations", "run_delay_ns"]
+CONTEXTS = ["context_task", "context_softirq_bh", "context_softirq", "context_hardirq"]
+SYSTEM = ["ipi_resched", "ipi_call", "ctx_switches", "ttwu_count", "ttwu_local",
+          "ttwu_wake_remote", "ttwu_move_affine", "lb_migrations", "run_delay_ns"]
+PROFILE_V1 = ["ops"] + LANDINGS + ["promise_kept", "promise_broken"] + SYSTEM
+PROFILE = ["ops"] + LANDINGS + ["promise_kept", "promise_broken"] + CONTEXTS + SYSTEM
 ARM_ORDER = ["base", "patched-off", "off", "hint-only", "waker-if-alone",
              "reciprocal-only", "no-sync", "reciprocal-strict", "honest-waker"]
 WORKLOAD_ORDER = ["pipe", "pipe-cpu01", "pipe-cpu0"] + \
@@ -53,7 +56,10 @@ PROFILE_NOTE = (
     "Placement profile (before each workload's timings): where the feature "
     "placed the wakees of decided sync wakeups (landed_* of sync_wakeup_stats, "
     "as shares of their sum; \"-\" where the feature is off or absent), the "
-    "share of the wakers' promises to sleep they kept, and whole-system figures "
+    "share of the wakers' promises to sleep they kept, the shares decided in a "
+    "softirq the waker ran itself and in any other interrupt (context_* of "
+    "sync_wakeup_stats; \"-\" in runs from before they were counted), and "
+    "whole-system figures "
     "over the run from the kernel's own counters: wakeups that ran on the waking "
     "CPU and wake_affine() moves (schedstats ttwu_local, ttwu_move_affine over "
     "ttwu_count), IPIs (rescheduling and function-call, /proc/interrupts), "
@@ -157,7 +163,7 @@ def read_rows(paths):
             die(f"cannot read {path}: {e.strerror}")
         with f:
             reader = csv.DictReader(f)
-            if reader.fieldnames not in (COLUMNS, COLUMNS + PROFILE):
+            if reader.fieldnames not in (COLUMNS, COLUMNS + PROFILE_V1, COLUMNS + PROFILE):
                 die(f"{path}: header is {reader.fieldnames}, want {','.join(COLUMNS)} "
                     "(and the placement columns after them): "
                     "is it a raw.csv from bench/guest-bench.sh?")
@@ -304,9 +310,14 @@ def cv_pct(x):
 
 def share(r, part, whole):
     """part / sum of the columns in whole, for one run; None if not counted."""
+    return shares(r, [part], whole)
+
+
+def shares(r, parts, whole):
+    """sum of the columns in parts / sum of those in whole; None if not counted."""
     try:
         d = sum(int(r[c]) for c in whole)
-        return int(r[part]) / d if d > 0 else None
+        return sum(int(r[c]) for c in parts) / d if d > 0 else None
     except (KeyError, TypeError, ValueError):
         return None
 
@@ -326,6 +337,9 @@ PROFILE_FIGURES = [
     ("same LLC", "share", lambda r: share(r, "landed_same_llc", LANDINGS)),
     ("other LLC", "share", lambda r: share(r, "landed_other_llc", LANDINGS)),
     ("promises kept", "share", lambda r: share(r, "promise_kept", ["promise_kept", "promise_broken"])),
+    ("in waker's softirq", "share", lambda r: share(r, "context_softirq_bh", CONTEXTS)),
+    ("in other irq", "share", lambda r: shares(r, ["context_softirq", "context_hardirq"],
+                                               CONTEXTS)),
     ("ttwu on waking CPU", "share", lambda r: share(r, "ttwu_local", ["ttwu_count"])),
     ("wake_affine() moves", "share", lambda r: share(r, "ttwu_move_affine", ["ttwu_count"])),
     ("IPIs / op", ".3g", lambda r: per_op(r, ["ipi_resched", "ipi_call"])),

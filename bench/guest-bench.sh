@@ -215,8 +215,8 @@ reset_counters() {
 	echo 0 >"$STATS" || die "cannot reset the counters in $STATS"
 }
 
-# The landings and promises of sync_wakeup_stats, in raw.csv's order.
-LANDING_COUNTERS="landed_waker_cpu landed_smt_sibling landed_same_llc landed_other_llc promise_kept promise_broken"
+# The landings, contexts and promises of sync_wakeup_stats, in raw.csv's order.
+LANDING_COUNTERS="landed_waker_cpu landed_smt_sibling landed_same_llc landed_other_llc promise_kept promise_broken context_task context_softirq_bh context_softirq context_hardirq"
 
 # Sets sync kept declined dropped and landing[] (all empty without the
 # feature); declined is the sum of the declined_* counters.
@@ -236,10 +236,10 @@ read_counters() {
 		kept_on_waker_cpu) kept=$value && n=$((n + 1)) ;;
 		hint_dropped) dropped=$value && n=$((n + 1)) ;;
 		declined_*) declined=$((declined + value)) ;;
-		landed_* | promise_*) landing[$name]=$value && n=$((n + 1)) ;;
+		landed_* | promise_* | context_*) landing[$name]=$value && n=$((n + 1)) ;;
 		esac
 	done <"$STATS"
-	[ "$n" = 9 ] || die "$STATS lacks some of sync_wakeups, kept_on_waker_cpu, hint_dropped, $LANDING_COUNTERS"
+	[ "$n" = 13 ] || die "$STATS lacks some of sync_wakeups, kept_on_waker_cpu, hint_dropped, $LANDING_COUNTERS"
 }
 
 # --- the system's own counters, around every run ---------------------------

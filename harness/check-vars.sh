@@ -51,7 +51,8 @@ one_of TCG_THREAD single multi
 one_of CLOCK auto icount host
 one_of SERIES_BUILDS yes no
 one_of TESTS sched/sync_wakeup:sync_wakeup_iface sched/sync_wakeup:sync_wakeup_fuzz \
-	sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_boot
+	sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_boot \
+	sched/sync_wakeup:sync_wakeup_promise
 one_of LOCALMODCONFIG 0 1
 one_of DBG 0 1
 one_of HOST 0 1

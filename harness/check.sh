@@ -24,7 +24,7 @@ STRESS_SECS=${STRESS_SECS:-60}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 boot_test=sched/sync_wakeup:sync_wakeup_boot
 # Whose outcome can depend on the topology, and whose cannot.
-per_topo_tests="sched/sync_wakeup:sync_wakeup_placement"
+per_topo_tests="sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_promise"
 once_tests="$boot_test sched/sync_wakeup:sync_wakeup_iface"
 # Also once, in the second boot if there is one: with every boot at once,
 # the first boot ran about 80 s longer than the others with it (2026-12-02).

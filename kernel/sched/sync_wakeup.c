@@ -5,7 +5,8 @@
  * select_task_rq_fair() applies the policy; this file holds its knobs: the
  * kernel.sched_sync_wakeup_policy sysctl, the sched_sync_wakeup= boot
  * parameter, the debugfs counters in sched/sync_wakeup_stats and the
- * sched_sync_wakeup and sched_sync_promise trace events.
+ * sched_sync_wakeup and sched_sync_promise trace events; sync_wakeup.h
+ * holds the promise tracker.
  * See Documentation/scheduler/sched-sync-wakeup.rst.
  */
 
@@ -15,6 +16,7 @@
 #include <trace/events/sched_sync_wakeup.h>
 #undef CREATE_TRACE_POINTS
 
+/* The trace events print the same names (show_sync_*()). */
 const char * const sync_wakeup_policy_names[] = {
 	[SYNC_POLICY_HINT_ONLY]		= "hint-only",
 	[SYNC_POLICY_WAKER_IF_ALONE]	= "waker-if-alone",
@@ -26,24 +28,48 @@ const char * const sync_wakeup_policy_names[] = {
 
 static_assert(ARRAY_SIZE(sync_wakeup_policy_names) == NR_SYNC_POLICIES);
 
-/* The counters' names; the trace event calls the first one "kept". */
-const char * const sync_wakeup_verdict_names[] = {
-	[SYNC_VERDICT_KEPT]			= "kept_on_waker_cpu",
-	[SYNC_VERDICT_DECLINED_SMT]		= "declined_smt_active",
-	[SYNC_VERDICT_DECLINED_NOT_RECIPROCAL]	= "declined_not_reciprocal",
-	[SYNC_VERDICT_DECLINED_WAKER_BUSY]	= "declined_waker_busy",
-	[SYNC_VERDICT_DECLINED_CAPACITY]	= "declined_capacity",
-	[SYNC_VERDICT_DECLINED_NOT_AFFINE]	= "declined_not_affine",
-	[SYNC_VERDICT_DECLINED_WAKE_WIDE]	= "declined_wake_wide",
-	[SYNC_VERDICT_HINT_DROPPED]		= "hint_dropped",
-	[SYNC_VERDICT_HINT_ONLY]		= "hint_only",
-};
-
-static_assert(ARRAY_SIZE(sync_wakeup_verdict_names) == NR_SYNC_VERDICTS);
-
 unsigned int sysctl_sched_sync_wakeup_policy __read_mostly = SYNC_POLICY_RECIPROCAL_ONLY;
 
 DEFINE_PER_CPU(struct sync_wakeup_stats, sync_wakeup_stats);
+DEFINE_PER_CPU(struct sync_wakeup_decision, sync_wakeup_decision);
+u8 sync_promise_generation = 1;
+
+/* Where @dest_cpu is, seen from the waker CPU @cpu. */
+static enum sync_wakeup_landing sync_wakeup_landing(int cpu, int dest_cpu)
+{
+	if (dest_cpu == cpu)
+		return SYNC_LANDED_WAKER_CPU;
+#ifdef CONFIG_SCHED_SMT
+	if (cpumask_test_cpu(dest_cpu, cpu_smt_mask(cpu)))
+		return SYNC_LANDED_SMT_SIBLING;
+#endif
+	if (cpus_share_cache(cpu, dest_cpu))
+		return SYNC_LANDED_SAME_LLC;
+
+	return SYNC_LANDED_OTHER_LLC;
+}
+
+/*
+ * select_task_rq() sends @p to @dest_cpu: count and trace the decision
+ * select_task_rq_fair() made for it, if any; then, if current was its
+ * waker, the wakeup is current's promise to sleep.
+ */
+void sync_wakeup_placed(struct task_struct *p, int dest_cpu)
+{
+	struct sync_wakeup_decision *d = this_cpu_ptr(&sync_wakeup_decision);
+	int cpu = smp_processor_id();
+
+	if (d->p != p)
+		return;
+	d->p = NULL;
+
+	this_cpu_inc(sync_wakeup_stats.decided[d->verdict][sync_wakeup_landing(cpu, dest_cpu)]);
+	this_cpu_inc(sync_wakeup_stats.contexts[d->ctx]);
+	trace_sched_sync_wakeup(p, d->policy, d->verdict, d->ctx, d->sync, cpu,
+				d->prev_cpu, d->affine_cpu, dest_cpu);
+	if (sync_wakeup_has_waker(d->ctx))
+		sync_promise_make(current);
+}
 
 /*
  * sched_sync_wakeup=<policy> lets a distribution opt in without debugfs: it
@@ -144,6 +170,28 @@ late_initcall(sync_wakeup_sysctl_init);
 #endif /* CONFIG_SYSCTL */
 
 #ifdef CONFIG_SCHED_DEBUG
+static const char * const sync_wakeup_verdict_names[] = {
+	[SYNC_VERDICT_KEPT]			= "kept_on_waker_cpu",
+	[SYNC_VERDICT_DECLINED_SMT]		= "declined_smt_active",
+	[SYNC_VERDICT_DECLINED_NOT_RECIPROCAL]	= "declined_not_reciprocal",
+	[SYNC_VERDICT_DECLINED_WAKER_BUSY]	= "declined_waker_busy",
+	[SYNC_VERDICT_DECLINED_CAPACITY]	= "declined_capacity",
+	[SYNC_VERDICT_DECLINED_NOT_AFFINE]	= "declined_not_affine",
+	[SYNC_VERDICT_DECLINED_WAKE_WIDE]	= "declined_wake_wide",
+	[SYNC_VERDICT_HINT_DROPPED]		= "hint_dropped",
+	[SYNC_VERDICT_HINT_ONLY]		= "hint_only",
+};
+
+static const char * const sync_wakeup_context_names[] = {
+	[SYNC_CTX_TASK]		= "task",
+	[SYNC_CTX_SOFTIRQ_BH]	= "softirq_bh",
+	[SYNC_CTX_SOFTIRQ]	= "softirq",
+	[SYNC_CTX_HARDIRQ]	= "hardirq",
+};
+
+static_assert(ARRAY_SIZE(sync_wakeup_verdict_names) == NR_SYNC_VERDICTS);
+static_assert(ARRAY_SIZE(sync_wakeup_context_names) == NR_SYNC_CONTEXTS);
+
 static const char * const sync_wakeup_landing_names[] = {
 	[SYNC_LANDED_WAKER_CPU]		= "landed_waker_cpu",
 	[SYNC_LANDED_SMT_SIBLING]	= "landed_smt_sibling",
@@ -162,6 +210,7 @@ static int sync_wakeup_stats_show(struct seq_file *m, void *v)
 {
 	unsigned long verdicts[NR_SYNC_VERDICTS] = {};
 	unsigned long landings[NR_SYNC_LANDINGS] = {};
+	unsigned long contexts[NR_SYNC_CONTEXTS] = {};
 	unsigned long promises[NR_SYNC_PROMISE_EVENTS] = {};
 	unsigned long n, total = 0;
 	int cpu, i, j;
@@ -177,6 +226,8 @@ static int sync_wakeup_stats_show(struct seq_file *m, void *v)
 				total += n;
 			}
 		}
+		for (i = 0; i < NR_SYNC_CONTEXTS; i++)
+			contexts[i] += READ_ONCE(st->contexts[i]);
 		for (i = 0; i < NR_SYNC_PROMISE_EVENTS; i++)
 			promises[i] += READ_ONCE(st->promises[i]);
 	}
@@ -186,9 +237,14 @@ static int sync_wakeup_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s %lu\n", sync_wakeup_verdict_names[i], verdicts[i]);
 	for (j = 0; j < NR_SYNC_LANDINGS; j++)
 		seq_printf(m, "%s %lu\n", sync_wakeup_landing_names[j], landings[j]);
+	for (i = 0; i < NR_SYNC_CONTEXTS; i++)
+		seq_printf(m, "context_%s %lu\n", sync_wakeup_context_names[i], contexts[i]);
 	/*
-	 * Made less kept and broken: while wakers run, it can be off by the
-	 * few promises made or ended during the reads.
+	 * Made less kept and broken: the promises not judged yet, the last
+	 * one of each waker, including wakers that exited or stopped making
+	 * decisions. Approximate: off by the few made or judged during the
+	 * reads, and after a reset lower by the promises made before it and
+	 * judged since (at most one per waker), so it can read negative.
 	 */
 	seq_printf(m, "promise_kept %lu\npromise_broken %lu\npromise_pending %ld\n",
 		   promises[SYNC_PROMISE_KEPT], promises[SYNC_PROMISE_BROKEN],
@@ -205,18 +261,14 @@ static int sync_wakeup_stats_open(struct inode *inode, struct file *file)
 
 static void sync_wakeup_stats_reset(void *unused)
 {
-	struct sync_wakeup_stats *st = this_cpu_ptr(&sync_wakeup_stats);
-
-	memset(st, 0, sizeof(*st));
-	/* Only the interrupted task can have a promise pending here. */
-	if (current->sync_promise_wakee)
-		st->promises[SYNC_PROMISE_MADE] = 1;
+	memset(this_cpu_ptr(&sync_wakeup_stats), 0, sizeof(struct sync_wakeup_stats));
 }
 
 /*
  * Writing 0 resets the counters: each online CPU clears its own with
  * interrupts off, so no increment is lost half-way; an offline CPU counts
- * nothing, and hotplug is held off meanwhile.
+ * nothing, and hotplug is held off meanwhile. Records are left alone: a
+ * reset changes what is counted, never what is decided.
  */
 static ssize_t sync_wakeup_stats_write(struct file *file,
 				       const char __user *ubuf,

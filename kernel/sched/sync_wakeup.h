@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SYNC_PAIR_AFFINE: what fair.c (the rules) and sync_wakeup.c (the sysctl,
- * the boot parameter, the debugfs counters and the trace event) share.
+ * the boot parameter, the debugfs counters and the trace events) share.
  * See Documentation/scheduler/sched-sync-wakeup.rst.
  */
 #ifndef _KERNEL_SCHED_SYNC_WAKEUP_H
 #define _KERNEL_SCHED_SYNC_WAKEUP_H
 
-#include <trace/events/sched_sync_wakeup.h>
+#include <linux/interrupt.h>
+#include <linux/percpu-defs.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+
+#include "sched.h"
+#include "stats.h"
 
 /* Where a sync wakee goes while SYNC_PAIR_AFFINE is on. */
 enum sync_wakeup_policy {
@@ -46,11 +52,35 @@ enum sync_wakeup_landing {
 };
 
 /*
+ * The context a sync wakeup was decided in, and so whether current is the
+ * waker whose promise it is: in a task, or in a softirq that current ran
+ * itself from local_bh_enable() (the loopback transmit path: NET_RX runs
+ * from the sender's dev_queue_xmit()), it is; in any other softirq (at
+ * irq_exit on top of whatever task was interrupted, in ksoftirqd, on the
+ * idle task) or in a hard interrupt, it is not.
+ */
+enum sync_wakeup_context {
+	SYNC_CTX_TASK,
+	SYNC_CTX_SOFTIRQ_BH,
+	SYNC_CTX_SOFTIRQ,
+	SYNC_CTX_HARDIRQ,
+	NR_SYNC_CONTEXTS
+};
+
+/* How a promise to sleep was judged, at the waker's next decision. */
+enum sync_promise_cause {
+	SYNC_PROMISE_SLEPT,	/* blocked within the bound: kept */
+	SYNC_PROMISE_LATE,	/* blocked, but only after the bound: broken */
+	SYNC_PROMISE_AWAKE,	/* decided again without blocking: broken */
+	NR_SYNC_PROMISE_CAUSES
+};
+
+#include <trace/events/sched_sync_wakeup.h>
+
+/*
  * honest-waker judges a waker by its last SYNC_PROMISE_HISTORY promises (the
  * bits of task_struct::sync_promise_history): honest if it kept at least
- * SYNC_PROMISE_HONEST of them, half. A pipe pair keeps most of its promises
- * (59-97% under QEMU TCG, where a slow vCPU lets the tick catch the waker),
- * a one-to-many waker next to none, each broken by its next wakeup.
+ * SYNC_PROMISE_HONEST of them, half.
  */
 #define SYNC_PROMISE_HISTORY	8
 #define SYNC_PROMISE_HONEST	4
@@ -65,84 +95,157 @@ enum sync_promise_event {
 
 /*
  * Decided sync wakeups counted per CPU by verdict and landing, one
- * increment each, so that the verdicts and the landings read from one
- * snapshot add up to the same total; and the promises of their wakers. A
- * CPU only changes its own counters, with interrupts disabled (under
- * p->pi_lock or the runqueue lock), so a reset that runs on each CPU in
- * turn cannot race with them. A promise can end on another CPU than the
- * one that made it (the waker was preempted and migrated meanwhile): only
- * the sums over all CPUs balance.
+ * increment each, and by context; and the promises of their wakers, made
+ * and judged at decisions. A CPU only changes its own
+ * counters, from select_task_rq_fair() under p->pi_lock with interrupts
+ * disabled, so a reset that runs on each CPU in turn cannot race with
+ * them.
  */
 struct sync_wakeup_stats {
 	unsigned long		decided[NR_SYNC_VERDICTS][NR_SYNC_LANDINGS];
+	unsigned long		contexts[NR_SYNC_CONTEXTS];
 	unsigned long		promises[NR_SYNC_PROMISE_EVENTS];
 };
 
+/*
+ * A decided sync wakeup, from select_task_rq_fair() to select_task_rq(),
+ * which counts and traces it where the wakee goes, after any fallback: in
+ * between, under p->pi_lock with interrupts off, nothing else runs here.
+ */
+struct sync_wakeup_decision {
+	struct task_struct	*p;		/* NULL: none */
+	u8			policy;
+	u8			verdict;
+	u8			ctx;
+	u8			sync;
+	int			prev_cpu;
+	int			affine_cpu;
+};
+
 DECLARE_PER_CPU(struct sync_wakeup_stats, sync_wakeup_stats);
+DECLARE_PER_CPU(struct sync_wakeup_decision, sync_wakeup_decision);
 extern unsigned int sysctl_sched_sync_wakeup_policy;
 extern const char * const sync_wakeup_policy_names[];
-extern const char * const sync_wakeup_verdict_names[];
 extern const struct file_operations sync_wakeup_stats_fops;
 
 #ifdef CONFIG_SMP
-/* @p kept its pending promise to sleep, or broke it; @cause says how. */
-static inline void sync_promise_end(struct task_struct *p, bool kept,
-				    const char *cause)
+extern u8 sync_promise_generation;
+
+void sync_wakeup_placed(struct task_struct *p, int dest_cpu);
+
+/*
+ * Turning SYNC_PAIR_AFFINE on starts a new generation: a promise or record
+ * from before it was last off is dropped at its waker's next decision,
+ * not judged as if fresh. Four bits in the task; 0, a new task's, is never
+ * current. A task that makes no decision through 15 generations keeps its
+ * record.
+ */
+static inline void sync_promise_new_generation(void)
 {
-	p->sync_promise_wakee = NULL;
-	p->sync_promise_history = p->sync_promise_history << 1 | kept;
-	if (p->sync_promise_count < SYNC_PROMISE_HISTORY)
-		p->sync_promise_count++;
+	WRITE_ONCE(sync_promise_generation, sync_promise_generation % 15 + 1);
+}
+
+static inline enum sync_wakeup_context sync_wakeup_context(void)
+{
+	if (in_task())
+		return SYNC_CTX_TASK;
+	if (in_hardirq() || in_nmi())
+		return SYNC_CTX_HARDIRQ;
+	if (is_idle_task(current) || current == this_cpu_ksoftirqd())
+		return SYNC_CTX_SOFTIRQ;
+	/*
+	 * Without PREEMPT_RT a softirq runs from local_bh_enable() with the
+	 * task's preemption disabled once more (__local_bh_enable_ip()), and
+	 * at irq_exit with the interrupted task's count: zero when it was
+	 * preemptible. An interrupt of a task that had preemption disabled
+	 * is taken for the task's own softirq: a blind spot, see the
+	 * documentation. With PREEMPT_RT softirqs run in the task that
+	 * enabled them, or in ksoftirqd.
+	 */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) || (preempt_count() & PREEMPT_MASK))
+		return SYNC_CTX_SOFTIRQ_BH;
+	return SYNC_CTX_SOFTIRQ;
+}
+
+/*
+ * Does current make promises in @ctx: is it the waker, and a fair task,
+ * whose runs set_next_entity() marks in se.prev_sum_exec_runtime?
+ */
+static inline bool sync_wakeup_has_waker(enum sync_wakeup_context ctx)
+{
+	return ctx <= SYNC_CTX_SOFTIRQ_BH &&
+	       current->sched_class == &fair_sched_class;
+}
+
+/* Runtime in the task's units: 1024 ns, 32 bits (73 minutes). */
+static inline u32 sync_promise_clock(u64 ns)
+{
+	return ns >> 10;
+}
+
+static inline void sync_promise_end(struct task_struct *w,
+				    enum sync_promise_cause cause, u32 ran)
+{
+	bool kept = cause == SYNC_PROMISE_SLEPT;
+
+	w->sync_promise_history = w->sync_promise_history << 1 | kept;
+	if (w->sync_promise_count < SYNC_PROMISE_HISTORY)
+		w->sync_promise_count++;
 	if (kept) {
 		this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_KEPT]);
-		schedstat_inc(p->stats.nr_sync_promises_kept);
+		schedstat_inc(w->stats.nr_sync_promises_kept);
 	} else {
 		this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_BROKEN]);
-		schedstat_inc(p->stats.nr_sync_promises_broken);
+		schedstat_inc(w->stats.nr_sync_promises_broken);
 	}
-	trace_sched_sync_promise(p, kept, cause);
+	trace_sched_sync_promise(w, cause, (u64)ran << 10,
+				 (u64)sync_promise_clock(sysctl_sched_migration_cost) << 10);
 }
 
 /*
- * __schedule() blocks @prev: it kept its word. Preemption ends nothing: a
- * preempted waker has not shown yet whether it would have slept.
+ * At a decided sync wakeup by @w, judge the promise its previous one made.
+ * Kept if @w blocked since (nvcsw moved) after running at most
+ * sysctl_sched_migration_cost: the scheduler's own measure of a run short
+ * enough that its cache is still hot, so a wakee that waited that long on
+ * the waker CPU lost less than a migration would cost it. The run is
+ * measured up to the start of @w's current run (set_next_entity()'s
+ * prev_sum_exec_runtime), so a task that blocked twice since, or was
+ * preempted after it woke, is charged for those runs too; and from the
+ * runtime accounted when the promise was made, which can lag by @w's run
+ * since it was last accounted. Both err towards broken.
  */
-static inline void sync_promise_sleep(struct task_struct *prev)
+static inline void sync_promise_judge(struct task_struct *w)
 {
-	if (sched_feat(SYNC_PAIR_AFFINE) && prev->sync_promise_wakee)
-		sync_promise_end(prev, true, "sleep");
+	u8 gen = READ_ONCE(sync_promise_generation);
+	u32 ran;
+
+	if (w->sync_promise_gen != gen) {
+		w->sync_promise_gen = gen;
+		w->sync_promise_history = 0;
+		w->sync_promise_count = 0;
+		return;
+	}
+	if ((u16)w->nvcsw == w->sync_promise_nvcsw) {
+		ran = sync_promise_clock(w->se.sum_exec_runtime) - w->sync_promise_runtime;
+		sync_promise_end(w, SYNC_PROMISE_AWAKE, ran);
+		return;
+	}
+	ran = sync_promise_clock(w->se.prev_sum_exec_runtime) - w->sync_promise_runtime;
+	if (ran <= sync_promise_clock(sysctl_sched_migration_cost))
+		sync_promise_end(w, SYNC_PROMISE_SLEPT, ran);
+	else
+		sync_promise_end(w, SYNC_PROMISE_LATE, ran);
 }
 
-/*
- * __schedule() switches @prev out for @next without blocking it. If @next
- * is the wakee of @prev's pending promise, @prev handed its CPU over as it
- * promised (the wakee preempted it): the run the tick measures starts
- * again. Any other preemption settles nothing.
- */
-static inline void sync_promise_handoff(struct task_struct *prev,
-					struct task_struct *next)
+/* @w's decided sync wakeup is its promise to sleep, until its next one. */
+static inline void sync_promise_make(struct task_struct *w)
 {
-	if (sched_feat(SYNC_PAIR_AFFINE) && prev->sync_promise_wakee == next)
-		prev->sync_promise_ticks = 0;
-}
-
-/*
- * The tick finds @curr running with a promise pending. The first tick may
- * catch a waker that had microseconds left before it slept, as often as
- * those microseconds are long against the tick period; a second one finds
- * a waker that has run a whole tick period since: broken.
- */
-static inline void sync_promise_tick(struct task_struct *curr)
-{
-	if (sched_feat(SYNC_PAIR_AFFINE) && curr->sync_promise_wakee &&
-	    curr->sync_promise_ticks++)
-		sync_promise_end(curr, false, "tick");
+	w->sync_promise_runtime = sync_promise_clock(w->se.sum_exec_runtime);
+	w->sync_promise_nvcsw = w->nvcsw;
+	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_MADE]);
 }
 #else
-static inline void sync_promise_sleep(struct task_struct *prev) { }
-static inline void sync_promise_handoff(struct task_struct *prev,
-					struct task_struct *next) { }
-static inline void sync_promise_tick(struct task_struct *curr) { }
+static inline void sync_promise_new_generation(void) { }
 #endif /* CONFIG_SMP */
 
 #endif /* _KERNEL_SCHED_SYNC_WAKEUP_H */

@@ -12,23 +12,89 @@
 #include <linux/tracepoint.h>
 
 /*
- * A sync wakeup that SYNC_PAIR_AFFINE decided, once select_task_rq_fair()
- * has chosen where the wakee @p goes: @policy is the policy that decided
- * (for reciprocal-strict, the one it applied), @verdict its verdict, @sync
- * the hint as the rest of select_task_rq_fair() saw it, @affine_cpu what
- * wake_affine() chose (-1: it did not run) and @dest_cpu the result.
+ * Included from kernel/sched/sync_wakeup.h, which declares the enums. The
+ * names are those of the debugfs counters (sync_wakeup.c).
+ */
+TRACE_DEFINE_ENUM(SYNC_POLICY_HINT_ONLY);
+TRACE_DEFINE_ENUM(SYNC_POLICY_WAKER_IF_ALONE);
+TRACE_DEFINE_ENUM(SYNC_POLICY_RECIPROCAL_ONLY);
+TRACE_DEFINE_ENUM(SYNC_POLICY_NO_SYNC);
+TRACE_DEFINE_ENUM(SYNC_POLICY_RECIPROCAL_STRICT);
+TRACE_DEFINE_ENUM(SYNC_POLICY_HONEST_WAKER);
+
+TRACE_DEFINE_ENUM(SYNC_VERDICT_KEPT);
+TRACE_DEFINE_ENUM(SYNC_VERDICT_DECLINED_SMT);
+TRACE_DEFINE_ENUM(SYNC_VERDICT_DECLINED_NOT_RECIPROCAL);
+TRACE_DEFINE_ENUM(SYNC_VERDICT_DECLINED_WAKER_BUSY);
+TRACE_DEFINE_ENUM(SYNC_VERDICT_DECLINED_CAPACITY);
+TRACE_DEFINE_ENUM(SYNC_VERDICT_DECLINED_NOT_AFFINE);
+TRACE_DEFINE_ENUM(SYNC_VERDICT_DECLINED_WAKE_WIDE);
+TRACE_DEFINE_ENUM(SYNC_VERDICT_HINT_DROPPED);
+TRACE_DEFINE_ENUM(SYNC_VERDICT_HINT_ONLY);
+
+TRACE_DEFINE_ENUM(SYNC_CTX_TASK);
+TRACE_DEFINE_ENUM(SYNC_CTX_SOFTIRQ_BH);
+TRACE_DEFINE_ENUM(SYNC_CTX_SOFTIRQ);
+TRACE_DEFINE_ENUM(SYNC_CTX_HARDIRQ);
+
+TRACE_DEFINE_ENUM(SYNC_PROMISE_SLEPT);
+TRACE_DEFINE_ENUM(SYNC_PROMISE_LATE);
+TRACE_DEFINE_ENUM(SYNC_PROMISE_AWAKE);
+
+#define show_sync_policy(policy)					\
+	__print_symbolic(policy,					\
+		{ SYNC_POLICY_HINT_ONLY,		"hint-only" },		\
+		{ SYNC_POLICY_WAKER_IF_ALONE,		"waker-if-alone" },	\
+		{ SYNC_POLICY_RECIPROCAL_ONLY,		"reciprocal-only" },	\
+		{ SYNC_POLICY_NO_SYNC,			"no-sync" },		\
+		{ SYNC_POLICY_RECIPROCAL_STRICT,	"reciprocal-strict" },	\
+		{ SYNC_POLICY_HONEST_WAKER,		"honest-waker" })
+
+#define show_sync_verdict(verdict)					\
+	__print_symbolic(verdict,					\
+		{ SYNC_VERDICT_KEPT,			"kept_on_waker_cpu" },	\
+		{ SYNC_VERDICT_DECLINED_SMT,		"declined_smt_active" }, \
+		{ SYNC_VERDICT_DECLINED_NOT_RECIPROCAL,	"declined_not_reciprocal" }, \
+		{ SYNC_VERDICT_DECLINED_WAKER_BUSY,	"declined_waker_busy" }, \
+		{ SYNC_VERDICT_DECLINED_CAPACITY,	"declined_capacity" },	\
+		{ SYNC_VERDICT_DECLINED_NOT_AFFINE,	"declined_not_affine" }, \
+		{ SYNC_VERDICT_DECLINED_WAKE_WIDE,	"declined_wake_wide" },	\
+		{ SYNC_VERDICT_HINT_DROPPED,		"hint_dropped" },	\
+		{ SYNC_VERDICT_HINT_ONLY,		"hint_only" })
+
+#define show_sync_ctx(ctx)						\
+	__print_symbolic(ctx,						\
+		{ SYNC_CTX_TASK,			"task" },		\
+		{ SYNC_CTX_SOFTIRQ_BH,			"softirq_bh" },		\
+		{ SYNC_CTX_SOFTIRQ,			"softirq" },		\
+		{ SYNC_CTX_HARDIRQ,			"hardirq" })
+
+#define show_sync_promise_cause(cause)					\
+	__print_symbolic(cause,						\
+		{ SYNC_PROMISE_SLEPT,			"slept" },		\
+		{ SYNC_PROMISE_LATE,			"late" },		\
+		{ SYNC_PROMISE_AWAKE,			"awake" })
+
+/*
+ * A sync wakeup that SYNC_PAIR_AFFINE decided, once select_task_rq() has
+ * chosen where the wakee @p goes: @policy is the policy that decided
+ * (for reciprocal-strict and honest-waker, the one it applied), @verdict
+ * its verdict, @ctx the context it was decided in, @sync the hint as the
+ * rest of select_task_rq_fair() saw it, @affine_cpu what wake_affine()
+ * chose (-1: it did not run) and @dest_cpu the result, after any fallback.
  * See Documentation/scheduler/sched-sync-wakeup.rst.
  */
 TRACE_EVENT(sched_sync_wakeup,
-	    TP_PROTO(struct task_struct *p, const char *policy,
-		     const char *verdict, int sync, int this_cpu, int prev_cpu,
-		     int affine_cpu, int dest_cpu),
-	    TP_ARGS(p, policy, verdict, sync, this_cpu, prev_cpu, affine_cpu,
-		    dest_cpu),
+	    TP_PROTO(struct task_struct *p, unsigned int policy,
+		     unsigned int verdict, unsigned int ctx, int sync,
+		     int this_cpu, int prev_cpu, int affine_cpu, int dest_cpu),
+	    TP_ARGS(p, policy, verdict, ctx, sync, this_cpu, prev_cpu,
+		    affine_cpu, dest_cpu),
 	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
 			     __field(pid_t, pid)
-			     __string(policy, policy)
-			     __string(verdict, verdict)
+			     __field(u8, policy)
+			     __field(u8, verdict)
+			     __field(u8, ctx)
 			     __field(int, sync)
 			     __field(int, this_cpu)
 			     __field(int, prev_cpu)
@@ -36,43 +102,54 @@ TRACE_EVENT(sched_sync_wakeup,
 			     __field(int, dest_cpu)),
 	    TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
 			   __entry->pid = p->pid;
-			   __assign_str(policy);
-			   __assign_str(verdict);
+			   __entry->policy = policy;
+			   __entry->verdict = verdict;
+			   __entry->ctx = ctx;
 			   __entry->sync = sync;
 			   __entry->this_cpu = this_cpu;
 			   __entry->prev_cpu = prev_cpu;
 			   __entry->affine_cpu = affine_cpu;
 			   __entry->dest_cpu = dest_cpu;),
-	    TP_printk("comm=%s pid=%d policy=%s verdict=%s sync=%d this_cpu=%d prev_cpu=%d affine_cpu=%d dest_cpu=%d",
-		      __entry->comm, __entry->pid, __get_str(policy),
-		      __get_str(verdict), __entry->sync, __entry->this_cpu,
-		      __entry->prev_cpu, __entry->affine_cpu, __entry->dest_cpu)
+	    TP_printk("comm=%s pid=%d policy=%s verdict=%s ctx=%s sync=%d this_cpu=%d prev_cpu=%d affine_cpu=%d dest_cpu=%d",
+		      __entry->comm, __entry->pid,
+		      show_sync_policy(__entry->policy),
+		      show_sync_verdict(__entry->verdict),
+		      show_sync_ctx(__entry->ctx),
+		      __entry->sync, __entry->this_cpu, __entry->prev_cpu,
+		      __entry->affine_cpu, __entry->dest_cpu)
 );
 
 /*
- * The waker @p's pending promise to sleep has ended: kept (it blocked) or
- * broken (@cause: the second tick that found it running, or a sync wakeup of
- * another task). @history is its record after this outcome, the newest in
- * bit 0, of which honest-waker reads the last @count.
+ * The waker @p's promise to sleep, judged at its next decided sync wakeup
+ * (the event comes before that decision's): @cause says how, @ran is the
+ * runtime it was judged on and @limit the bound (both in ns, in 1024 ns
+ * steps), @history its record after this outcome, the newest in bit 0, of
+ * which honest-waker reads the last @count.
  */
 TRACE_EVENT(sched_sync_promise,
-	    TP_PROTO(struct task_struct *p, bool kept, const char *cause),
-	    TP_ARGS(p, kept, cause),
+	    TP_PROTO(struct task_struct *p, unsigned int cause, u64 ran,
+		     u64 limit),
+	    TP_ARGS(p, cause, ran, limit),
 	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
 			     __field(pid_t, pid)
-			     __field(int, kept)
-			     __string(cause, cause)
+			     __field(u8, cause)
 			     __field(u8, history)
-			     __field(u8, count)),
+			     __field(u8, count)
+			     __field(u64, ran)
+			     __field(u64, limit)),
 	    TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
 			   __entry->pid = p->pid;
-			   __entry->kept = kept;
-			   __assign_str(cause);
+			   __entry->cause = cause;
 			   __entry->history = p->sync_promise_history;
-			   __entry->count = p->sync_promise_count;),
-	    TP_printk("comm=%s pid=%d kept=%d cause=%s history=0x%02x count=%u",
-		      __entry->comm, __entry->pid, __entry->kept,
-		      __get_str(cause), __entry->history, __entry->count)
+			   __entry->count = p->sync_promise_count;
+			   __entry->ran = ran;
+			   __entry->limit = limit;),
+	    TP_printk("comm=%s pid=%d kept=%d cause=%s ran=%llu limit=%llu history=0x%02x count=%u",
+		      __entry->comm, __entry->pid,
+		      __entry->cause == SYNC_PROMISE_SLEPT,
+		      show_sync_promise_cause(__entry->cause),
+		      __entry->ran, __entry->limit, __entry->history,
+		      __entry->count)
 );
 
 #endif /* _TRACE_SCHED_SYNC_WAKEUP_H */

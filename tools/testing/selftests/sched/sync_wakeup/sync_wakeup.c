@@ -31,6 +31,10 @@ const char * const sw_stat_names[SW_NR_STATS] = {
 	[SW_LANDED_SMT_SIBLING]		= "landed_smt_sibling",
 	[SW_LANDED_SAME_LLC]		= "landed_same_llc",
 	[SW_LANDED_OTHER_LLC]		= "landed_other_llc",
+	[SW_CONTEXT_TASK]		= "context_task",
+	[SW_CONTEXT_SOFTIRQ_BH]		= "context_softirq_bh",
+	[SW_CONTEXT_SOFTIRQ]		= "context_softirq",
+	[SW_CONTEXT_HARDIRQ]		= "context_hardirq",
 	[SW_PROMISE_KEPT]		= "promise_kept",
 	[SW_PROMISE_BROKEN]		= "promise_broken",
 	[SW_PROMISE_PENDING]		= "promise_pending",
@@ -223,6 +227,17 @@ unsigned long sw_stats_landings(const struct sw_stats *st)
 	return sum;
 }
 
+/* Sum of the context lines: sync_wakeups too. */
+unsigned long sw_stats_contexts(const struct sw_stats *st)
+{
+	unsigned long sum = 0;
+	int i;
+
+	for (i = SW_FIRST_CONTEXT; i <= SW_LAST_CONTEXT; i++)
+		sum += st->v[i];
+	return sum;
+}
+
 /*
  * The verdicts each policy can give, in the order of sw_policies[]. The
  * decision takes these steps in turn, those marked R for reciprocal-only
@@ -285,6 +300,12 @@ const char *sw_stats_wrong(const struct sw_stats *st, const char *policy,
 	sum = sw_stats_landings(st);
 	if (st->v[SW_SYNC_WAKEUPS] != sum) {
 		snprintf(buf, size, "sync_wakeups %lu, but the landings add up to %lu",
+			 st->v[SW_SYNC_WAKEUPS], sum);
+		return buf;
+	}
+	sum = sw_stats_contexts(st);
+	if (st->v[SW_SYNC_WAKEUPS] != sum) {
+		snprintf(buf, size, "sync_wakeups %lu, but the contexts add up to %lu",
 			 st->v[SW_SYNC_WAKEUPS], sum);
 		return buf;
 	}
@@ -528,9 +549,7 @@ static int sw_trace_verdict(const char *name)
 {
 	int i;
 
-	if (!strcmp(name, "kept"))
-		return SW_KEPT;
-	for (i = SW_KEPT + 1; i <= SW_LAST_VERDICT; i++)
+	for (i = SW_FIRST_VERDICT; i <= SW_LAST_VERDICT; i++)
 		if (!strcmp(name, sw_stat_names[i]))
 			return i;
 	return -1;
@@ -584,15 +603,35 @@ static bool sw_trace_woke(const struct sw_trace_parse *tp, pid_t wakee, pid_t wa
 }
 
 /*
- * Did the event on @line fire in interrupt context? The latency flags after
- * "[<cpu>] " say: the third is 'h', 's', 'H', 'z' or 'Z' there, '.' in a task.
+ * The context the event on @line fired in, from the latency flags after
+ * "[<cpu>] ", which the tracer takes from preempt_count() itself: the third
+ * is '.' in a task, 's' in a softirq, 'h' or 'H' in a hard interrupt (-1:
+ * anything else).
  */
-static bool sw_trace_in_irq(const char *line)
+static int sw_trace_flags_ctx(const char *line)
 {
 	const char *flags = strstr(line, "] ");
 
-	return !flags || strlen(flags) < 5 || flags[4] != '.';
+	if (!flags || strlen(flags) < 5)
+		return -1;
+	switch (flags[4]) {
+	case '.':
+		return SW_CTX_TASK;
+	case 's':
+		return SW_CTX_SOFTIRQ;
+	case 'h':
+	case 'H':
+		return SW_CTX_HARDIRQ;
+	}
+	return -1;
 }
+
+static const char * const sw_ctx_names[SW_NR_CONTEXTS] = {
+	[SW_CTX_TASK] = "task",
+	[SW_CTX_SOFTIRQ_BH] = "softirq_bh",
+	[SW_CTX_SOFTIRQ] = "softirq",
+	[SW_CTX_HARDIRQ] = "hardirq",
+};
 
 /*
  * The policy honest-waker applies to a waker from task context whose
@@ -656,15 +695,15 @@ static void sw_trace_wrong(struct sw_trace_parse *tp, const char *line, const ch
 static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 			      const char *comm, size_t comm_len, const char *f)
 {
-	int pid, sync, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, record, n = 0;
+	int pid, sync, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, record, ctx, n = 0;
 	struct sw_trace *out = tp->out;
 	pid_t waker = 0;
 	bool ours;
-	char policy[32], verdict[32];
+	char policy[32], verdict[32], cname[16];
 	const char *rule;
 
-	if (sscanf(f, " pid=%d policy=%31s verdict=%31s sync=%d%n",
-		   &pid, policy, verdict, &sync, &n) != 4 || !n ||
+	if (sscanf(f, " pid=%d policy=%31s verdict=%31s ctx=%15s sync=%d%n",
+		   &pid, policy, verdict, cname, &sync, &n) != 5 || !n ||
 	    sscanf(f + n, " this_cpu=%d prev_cpu=%d affine_cpu=%d dest_cpu=%d",
 		   &this_cpu, &prev_cpu, &affine_cpu, &dest_cpu) != 4 ||
 	    pid <= 0 || pid > tp->pid_max) {
@@ -686,19 +725,30 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		return;
 	}
 	out->verdicts[v]++;
+	for (ctx = 0; ctx < SW_NR_CONTEXTS && strcmp(cname, sw_ctx_names[ctx]); ctx++)
+		;
+	if (ctx == SW_NR_CONTEXTS) {
+		sw_trace_wrong(tp, line, "unknown context %s", cname);
+		return;
+	}
+	out->contexts[ctx]++;
+	/* softirq_bh is a softirq too, one that current ran itself. */
+	if (sw_trace_flags_ctx(line) != (ctx == SW_CTX_SOFTIRQ_BH ? SW_CTX_SOFTIRQ : ctx))
+		sw_trace_wrong(tp, line, "ctx=%s, but the latency flags say otherwise", cname);
 	if (sw_trace_waker(tp, line) == tp->self) {
 		/* The record as its last sched_sync_promise left it, if traced. */
 		record = tp->record;
 		if (out->own < SW_TRACE_OWN_MAX) {
 			out->own_seq[out->own].wakee = pid;
 			out->own_seq[out->own].verdict = v;
+			out->own_seq[out->own].ctx = ctx;
 			out->own_seq[out->own].record = record;
 			out->own_seq[out->own].this_cpu = this_cpu;
 			out->own_seq[out->own].prev_cpu = prev_cpu;
 		}
 		out->own++;
 		if (!strcmp(tp->policy, "honest-waker") && record >= 0) {
-			rule = sw_trace_in_irq(line) ? "hint-only" : sw_honest_waker_rule(record);
+			rule = ctx <= SW_CTX_SOFTIRQ_BH ? sw_honest_waker_rule(record) : "hint-only";
 			out->own_checked++;
 			if (strcmp(policy, rule))
 				sw_trace_wrong(tp, line,
@@ -734,24 +784,25 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 
 /*
  * One sched_sync_promise event, its fields from " pid=" on in @f: kept is
- * what a sleep gives. For this process, whose pid no other task can take
- * while it reads the trace, the record is the one before shifted by the
- * outcome, the count saturating at SW_PROMISE_HISTORY, and the ends are
- * counted by cause.
+ * what "slept" gives, and a waker that blocked was judged by whether it ran
+ * more than the limit first (the lazy rule, replayed). For this process,
+ * whose pid no other task can take while it reads the trace, the record is
+ * the one before shifted by the outcome, the count saturating at
+ * SW_PROMISE_HISTORY, and the ends are counted by cause.
  */
 static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const char *f)
 {
 	static const char * const causes[SW_NR_PROMISE_CAUSES] = {
-		[SW_PROMISE_SLEEP] = "sleep",
-		[SW_PROMISE_TICK] = "tick",
-		[SW_PROMISE_WAKEUP] = "wakeup",
+		[SW_PROMISE_SLEPT] = "slept",
+		[SW_PROMISE_LATE] = "late",
+		[SW_PROMISE_AWAKE] = "awake",
 	};
 	int pid, kept, history, count, before, want, c;
+	unsigned long long ran, limit;
 	char cause[16];
-	bool slept;
 
-	if (sscanf(f, " pid=%d kept=%d cause=%15s history=%x count=%d",
-		   &pid, &kept, cause, &history, &count) != 5 ||
+	if (sscanf(f, " pid=%d kept=%d cause=%15s ran=%llu limit=%llu history=%x count=%d",
+		   &pid, &kept, cause, &ran, &limit, &history, &count) != 7 ||
 	    pid <= 0 || pid > tp->pid_max || history < 0 || history > 0xff) {
 		sw_trace_wrong(tp, line, "cannot parse");
 		return;
@@ -762,9 +813,12 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const 
 		sw_trace_wrong(tp, line, "unknown cause %s", cause);
 		return;
 	}
-	slept = c == SW_PROMISE_SLEEP;
-	if (kept != slept)
+	if (kept != (c == SW_PROMISE_SLEPT))
 		sw_trace_wrong(tp, line, "kept=%d by %s", kept, cause);
+	else if (c == SW_PROMISE_SLEPT && ran > limit)
+		sw_trace_wrong(tp, line, "kept, but ran %llu ns against a limit of %llu", ran, limit);
+	else if (c == SW_PROMISE_LATE && ran <= limit)
+		sw_trace_wrong(tp, line, "late, but ran %llu ns against a limit of %llu", ran, limit);
 	if (pid != tp->self)
 		return;
 	before = tp->record;
@@ -905,6 +959,12 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
  */
 int sw_trace_stop(const char *policy, struct sw_trace *out)
 {
+	return sw_trace_stop_pid(policy, getpid(), out);
+}
+
+/* sw_trace_stop(), with @own's decisions and promises as "own". */
+int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
+{
 	struct sw_trace_parse tp = {
 		.out = out, .policy = policy ? policy : "", .record = -1,
 	};
@@ -926,7 +986,7 @@ int sw_trace_stop(const char *policy, struct sw_trace *out)
 	if (!err && prctl(PR_GET_NAME, tp.comm))
 		err = -errno;
 	tp.comm_len = strlen(tp.comm);
-	tp.self = getpid();
+	tp.self = own;
 	if (!err)
 		err = sw_trace_parse(&tp);
 	if (tp.seen)
@@ -959,7 +1019,7 @@ const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
 	for (i = SW_KEPT; i <= SW_LAST_VERDICT && off < size; i++)
 		if (t->verdicts[i])
 			off += snprintf(buf + off, size - off, " %s=%ld",
-					i == SW_KEPT ? "kept" : sw_stat_names[i], t->verdicts[i]);
+					sw_stat_names[i], t->verdicts[i]);
 	if (off < size)
 		snprintf(buf + off, size - off, " paired=%ld pending=%ld reciprocal=%ld wrong=%ld",
 			 t->paired, t->pending, t->reciprocal, t->wrong);
@@ -1497,5 +1557,162 @@ out:
 		out->bytes_read += bytes[r];
 	}
 	munmap(bytes, sizeof(long) * readers);
+	return err;
+}
+
+/* A socket of @type on 127.0.0.1, bound to a free port: the fd or -errno. */
+static int sw_loopback_socket(int type, struct sockaddr_in *addr)
+{
+	socklen_t len = sizeof(*addr);
+	int fd, one = 1;
+
+	fd = socket(AF_INET, type | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	memset(addr, 0, sizeof(*addr));
+	addr->sin_family = AF_INET;
+	addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)addr, sizeof(*addr)) ||
+	    getsockname(fd, (struct sockaddr *)addr, &len) ||
+	    (type == SOCK_STREAM &&
+	     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))) {
+		one = -errno;
+		close(fd);
+		return one;
+	}
+	return fd;
+}
+
+/* Reap @pid; its exit status 0 or -ECHILD. */
+static int sw_reap(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -ECHILD;
+	return 0;
+}
+
+/*
+ * A TCP ping-pong over loopback between this process (the client) and a
+ * child (the server), TCP_NODELAY, @rounds round trips of an int: each
+ * side sends, then sleeps in recv() until the answer. Returns 0 or -errno.
+ */
+int sw_tcp_pingpong_run(long rounds, struct sw_net *out)
+{
+	struct sockaddr_in addr;
+	int lfd, fd, err = 0, msg = 0, one = 1;
+	pid_t pid;
+	long i;
+
+	memset(out, 0, sizeof(*out));
+	lfd = sw_loopback_socket(SOCK_STREAM, &addr);
+	if (lfd < 0)
+		return lfd;
+	if (listen(lfd, 1)) {
+		err = -errno;
+		close(lfd);
+		return err;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(lfd);
+		return err;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fd = accept(lfd, NULL, NULL);
+		if (fd < 0 || setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+			_exit(1);
+		for (i = 0; i < rounds; i++) {
+			if (recv(fd, &msg, sizeof(msg), MSG_WAITALL) != sizeof(msg) ||
+			    send(fd, &msg, sizeof(msg), 0) != sizeof(msg))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(lfd);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    connect(fd, (struct sockaddr *)&addr, sizeof(addr)))
+		err = -errno;
+	for (i = 0; !err && i < rounds; i++) {
+		msg = i;
+		if (send(fd, &msg, sizeof(msg), 0) != sizeof(msg)) {
+			err = -errno;
+			break;
+		}
+		out->sent++;
+		if (recv(fd, &msg, sizeof(msg), MSG_WAITALL) != sizeof(msg)) {
+			err = -EPROTO;
+			break;
+		}
+		out->answered += msg == i;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		kill(pid, SIGKILL);
+	if (sw_reap(pid) && !err) {
+		out->child_err = -ECHILD;
+		err = -ECHILD;
+	}
+	return err;
+}
+
+/*
+ * A UDP stream over loopback: this process sends @messages datagrams to a
+ * child that reads them, spinning @pause_us between sends so that the
+ * reader can go back to sleep, and never sleeping itself. Datagrams the
+ * reader has no room for are dropped; the child is killed at the end.
+ * Returns 0 or -errno.
+ */
+int sw_udp_stream_run(long messages, long pause_us, struct sw_net *out)
+{
+	struct sockaddr_in addr;
+	int rfd, fd, err = 0;
+	char buf[64] = "";
+	double t;
+	pid_t pid;
+	long i;
+
+	memset(out, 0, sizeof(*out));
+	rfd = sw_loopback_socket(SOCK_DGRAM, &addr);
+	if (rfd < 0)
+		return rfd;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(rfd);
+		return err;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			if (recv(rfd, buf, sizeof(buf), 0) < 0 && errno != EINTR)
+				_exit(1);
+	}
+	close(rfd);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)))
+		err = -errno;
+	for (i = 0; !err && i < messages; i++) {
+		if (send(fd, buf, sizeof(buf), 0) != sizeof(buf)) {
+			err = -errno;
+			break;
+		}
+		out->sent++;
+		for (t = sw_now_us(); sw_now_us() < t + pause_us;)
+			;
+	}
+	if (fd >= 0)
+		close(fd);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
 	return err;
 }

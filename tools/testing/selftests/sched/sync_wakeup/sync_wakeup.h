@@ -28,9 +28,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -55,10 +59,11 @@ extern const char * const sw_policies[SW_NR_POLICIES];
 
 /*
  * Lines of sched/sync_wakeup_stats, in the kernel's order: sync_wakeups,
- * the verdicts, the landings, the wakers' promises. Each sync wakeup the
- * policy decides gets exactly one verdict and one landing, and
- * sync_wakeups is the sum of either, computed when the file is read.
- * promise_pending is printed signed: made less kept and broken.
+ * the verdicts, the landings, the contexts, the wakers' promises. Each
+ * sync wakeup the policy decides gets exactly one verdict, one landing
+ * and one context, and sync_wakeups is the sum of the verdicts, computed
+ * when the file is read. promise_pending is printed signed: made less
+ * kept and broken.
  */
 enum sw_stat {
 	SW_SYNC_WAKEUPS,
@@ -75,6 +80,10 @@ enum sw_stat {
 	SW_LANDED_SMT_SIBLING,
 	SW_LANDED_SAME_LLC,
 	SW_LANDED_OTHER_LLC,
+	SW_CONTEXT_TASK,
+	SW_CONTEXT_SOFTIRQ_BH,
+	SW_CONTEXT_SOFTIRQ,
+	SW_CONTEXT_HARDIRQ,
 	SW_PROMISE_KEPT,
 	SW_PROMISE_BROKEN,
 	SW_PROMISE_PENDING,
@@ -85,6 +94,8 @@ enum sw_stat {
 #define SW_LAST_VERDICT		SW_HINT_ONLY
 #define SW_FIRST_LANDING	SW_LANDED_WAKER_CPU
 #define SW_LAST_LANDING		SW_LANDED_OTHER_LLC
+#define SW_FIRST_CONTEXT	SW_CONTEXT_TASK
+#define SW_LAST_CONTEXT		SW_CONTEXT_HARDIRQ
 #define SW_STAT_BIT(i)		(1U << (i))
 
 extern const char * const sw_stat_names[SW_NR_STATS];
@@ -114,6 +125,7 @@ int sw_stats_read(struct sw_stats *st);
 int sw_stats_reset(void);
 unsigned long sw_stats_verdicts(const struct sw_stats *st);
 unsigned long sw_stats_landings(const struct sw_stats *st);
+unsigned long sw_stats_contexts(const struct sw_stats *st);
 unsigned int sw_policy_verdicts(const char *policy);
 const char *sw_stats_wrong(const struct sw_stats *st, const char *policy,
 			   char *buf, size_t size);
@@ -147,18 +159,31 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
 #define SW_PROMISE_HISTORY	8
 #define SW_PROMISE_HONEST	4
 
-/* How a promise ended, as sched_sync_promise's cause names it. */
+/*
+ * How a promise was judged at its waker's next decision, as
+ * sched_sync_promise's cause names it.
+ */
 enum sw_promise_cause {
-	SW_PROMISE_SLEEP,		/* kept */
-	SW_PROMISE_TICK,		/* broken */
-	SW_PROMISE_WAKEUP,		/* broken */
+	SW_PROMISE_SLEPT,		/* blocked within the limit: kept */
+	SW_PROMISE_LATE,		/* blocked after the limit: broken */
+	SW_PROMISE_AWAKE,		/* decided again without blocking: broken */
 	SW_NR_PROMISE_CAUSES
+};
+
+/* The contexts sched_sync_wakeup's ctx names, in the kernel's order. */
+enum sw_context {
+	SW_CTX_TASK,
+	SW_CTX_SOFTIRQ_BH,
+	SW_CTX_SOFTIRQ,
+	SW_CTX_HARDIRQ,
+	SW_NR_CONTEXTS
 };
 
 /* One sync wakeup this process made, in trace order. */
 struct sw_own_decision {
 	int wakee;
 	int verdict;			/* SW_KEPT ... SW_HINT_ONLY */
+	int ctx;			/* SW_CTX_TASK ... */
 	int record;			/* judged on: history | count << 8, -1 unknown */
 	int this_cpu, prev_cpu;
 };
@@ -177,6 +202,7 @@ struct sw_trace {
 	char why[1024];			/* the first of those, with its lines */
 	long own;			/* decisions with this process as waker */
 	long own_promises[SW_NR_PROMISE_CAUSES];	/* its promises' ends */
+	long contexts[SW_NR_CONTEXTS];	/* decisions by context, every task's */
 	long own_checked;		/* its decisions checked against its record */
 	struct sw_own_decision own_seq[SW_TRACE_OWN_MAX];	/* the first of them */
 };
@@ -185,6 +211,7 @@ int sw_tracefs_mount(void);
 int sw_trace_fields(const char *dir, char *buf, size_t size);
 int sw_trace_start(void);
 int sw_trace_stop(const char *policy, struct sw_trace *out);
+int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out);
 const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size);
 
 /* ---- presence of the interface -------------------------------------- */
@@ -264,6 +291,19 @@ struct sw_fanout {
 
 int sw_fanout_run(int readers, long rounds, long pause_us, bool round_robin,
 		  struct sw_stats *st, struct sw_fanout *out);
+
+/*
+ * Over loopback, a send runs NET_RX from the sender's local_bh_enable()
+ * (softirq_bh): the receiver's wakeup is the sender's sync wakeup.
+ */
+struct sw_net {
+	long sent;		/* messages this process sent */
+	long answered;		/* TCP: answers it received */
+	int child_err;
+};
+
+int sw_tcp_pingpong_run(long rounds, struct sw_net *out);
+int sw_udp_stream_run(long messages, long pause_us, struct sw_net *out);
 
 /* ---- exit ----------------------------------------------------------- */
 

@@ -797,9 +797,9 @@ static void expect_own_complete(struct __test_metadata *_metadata, const struct 
 	ASSERT_LT(0, t->own) TH_LOG("no decision with this process as the waker");
 	ASSERT_GE(SW_TRACE_OWN_MAX, t->own)
 		TH_LOG("%ld decisions of this process, only %d kept", t->own, SW_TRACE_OWN_MAX);
-	TH_LOG("promises of this process: kept %ld, broken by the tick %ld, by another wakeup %ld",
-	       t->own_promises[SW_PROMISE_SLEEP], t->own_promises[SW_PROMISE_TICK],
-	       t->own_promises[SW_PROMISE_WAKEUP]);
+	TH_LOG("promises of this process: kept %ld, broken by a late sleep %ld, by a decision before any sleep %ld",
+	       t->own_promises[SW_PROMISE_SLEPT], t->own_promises[SW_PROMISE_LATE],
+	       t->own_promises[SW_PROMISE_AWAKE]);
 	EXPECT_LT(0, t->own_checked)
 		TH_LOG("no decision of this process checked against its record");
 }

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sync_wakeup_promise - how SYNC_PAIR_AFFINE judges a waker's promise to
+ * sleep, and where honest-waker finds a waker to judge.
+ *
+ * A decided sync wakeup whose waker is current (in a task, or in a softirq
+ * current ran itself from local_bh_enable(), as loopback networking does)
+ * is the waker's promise to sleep; the waker's next decision judges it:
+ * kept if the waker blocked after running at most the limit, broken
+ * otherwise. These tests check what follows whatever the timing:
+ *
+ *  - a loopback TCP pair: the sender's wakeups of its peer are decided in
+ *    its own softirq (ctx=softirq_bh), judged on its record, and kept ones
+ *    land on the sender's CPU;
+ *  - a loopback UDP sender that never sleeps breaks every promise, so once
+ *    its record is full it loses every hint;
+ *  - a forked waker starts with an empty record, and the promise pending
+ *    when it exits is never judged;
+ *  - turning the feature off and on starts every record afresh; writing it
+ *    while on changes nothing.
+ *
+ * Each decision and promise event is also checked by sw_trace_stop(): the
+ * context against the tracer's own flags, the verdict against the record
+ * the waker was judged on, each outcome against its ran and limit.
+ */
+#include "sync_wakeup.h"
+#include "../../kselftest_harness.h"
+
+/* Round trips or messages: enough decisions to fill a record twice over. */
+#define NET_ROUNDS		300
+#define UDP_MESSAGES		300
+/* The UDP sender spins this long after each send, for the reader to sleep. */
+#define UDP_PAUSE_US		200
+#define PIPE_ROUNDS		40
+
+/* A limit for a hung test: under TCG with KASAN a test takes tens of seconds. */
+#define PROMISE_TIMEOUT		300
+
+FIXTURE(promise) {
+	struct sw_saved saved;
+	int schedstats;
+};
+
+FIXTURE_SETUP(promise)
+{
+	char why[512];
+	enum sw_iface st;
+	int cpus;
+
+	self->schedstats = -1;
+	if (geteuid() != 0)
+		SKIP(return, "must run as root");
+	st = sw_iface_check(true, why, sizeof(why));
+	if (st == SW_IFACE_ABSENT)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(SW_IFACE_OK, st) TH_LOG("%s", why);
+	cpus = sw_nr_allowed_cpus();
+	ASSERT_LE(0, cpus);
+	if (cpus < 2)
+		SKIP(return, "needs 2 CPUs to choose between, have %d", cpus);
+
+	sw_save(&self->saved);
+	ASSERT_TRUE(self->saved.have_policy);
+	ASSERT_TRUE(self->saved.have_feature);
+	/* Off: each test turns it on, which starts every record afresh. */
+	ASSERT_EQ(0, sw_feature_set(false));
+	ASSERT_EQ(0, sw_policy_set("honest-waker"));
+	/* For this process' promises in /proc/self/sched. */
+	self->schedstats = sw_schedstats_set(1);
+	ASSERT_LE(0, self->schedstats) TH_LOG("kernel.sched_schedstats: %s",
+					      strerror(-self->schedstats));
+}
+
+FIXTURE_TEARDOWN(promise)
+{
+	EXPECT_EQ(0, sw_restore(&self->saved));
+	if (self->schedstats >= 0)
+		EXPECT_LE(0, sw_schedstats_set(self->schedstats));
+}
+
+/* Decisions of the traced waker in [@from, @to), by context and verdict. */
+struct own_tally {
+	long n;
+	long ctx[SW_NR_CONTEXTS];
+	long v[SW_NR_STATS];
+	long bh_v[SW_NR_STATS];		/* of those in ctx=softirq_bh */
+};
+
+static void tally(const struct sw_trace *t, long from, long to, struct own_tally *c)
+{
+	const struct sw_own_decision *d;
+	long i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = from; i < to && i < SW_TRACE_OWN_MAX; i++) {
+		d = &t->own_seq[i];
+		c->n++;
+		c->ctx[d->ctx]++;
+		c->v[d->verdict]++;
+		if (d->ctx == SW_CTX_SOFTIRQ_BH)
+			c->bh_v[d->verdict]++;
+	}
+}
+
+/* The first of the waker's decisions from a task or its own softirq that is not hint_only. */
+static long record_full_at(const struct sw_trace *t)
+{
+	long i;
+
+	for (i = 0; i < t->own && i < SW_TRACE_OWN_MAX; i++)
+		if (t->own_seq[i].ctx <= SW_CTX_SOFTIRQ_BH &&
+		    t->own_seq[i].verdict != SW_HINT_ONLY)
+			break;
+	return i;
+}
+
+static long promises_judged(const struct sw_trace *t)
+{
+	return t->own_promises[SW_PROMISE_SLEPT] + t->own_promises[SW_PROMISE_LATE] +
+	       t->own_promises[SW_PROMISE_AWAKE];
+}
+
+static void log_trace(struct __test_metadata *_metadata, const char *label,
+		      const struct sw_trace *t, const struct own_tally *c)
+{
+	char buf[512];
+
+	TH_LOG("%s: trace %s", label, sw_trace_str(t, buf, sizeof(buf)));
+	TH_LOG("%s: %ld decisions of the waker, record full at %ld; task %ld, softirq_bh %ld, softirq %ld, hardirq %ld",
+	       label, t->own, record_full_at(t), c->ctx[SW_CTX_TASK],
+	       c->ctx[SW_CTX_SOFTIRQ_BH], c->ctx[SW_CTX_SOFTIRQ], c->ctx[SW_CTX_HARDIRQ]);
+	TH_LOG("%s: promises slept %ld, late %ld, awake %ld", label,
+	       t->own_promises[SW_PROMISE_SLEPT], t->own_promises[SW_PROMISE_LATE],
+	       t->own_promises[SW_PROMISE_AWAKE]);
+	EXPECT_EQ(0, t->wrong) TH_LOG("%s: %s", label, t->why);
+	ASSERT_GE(SW_TRACE_OWN_MAX, t->own);
+}
+
+/*
+ * Run a pipe ping-pong of @rounds with the feature on; returns how many of
+ * this process' promises were judged meanwhile (/proc/self/sched).
+ */
+static long pipe_promises(struct __test_metadata *_metadata, long rounds)
+{
+	struct sw_task_promises before, after;
+	struct sw_pingpong pp;
+	int err;
+
+	ASSERT_EQ(0, sw_task_promises(0, &before));
+	err = sw_pingpong_run(0, rounds, 0, NULL, &pp);
+	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
+	ASSERT_EQ(0, sw_task_promises(0, &after));
+	return after.kept + after.broken - before.kept - before.broken;
+}
+
+/*
+ * A loopback TCP pair: the client's sends run NET_RX in its own softirq,
+ * where it wakes the server; once its record is full those decisions are
+ * judged on it (sw_trace_stop() replays each), none is hint_only, and some
+ * are kept, each on the client's CPU (sw_trace_stop() follows the wakee).
+ */
+TEST_F_TIMEOUT(promise, tcp_loopback_judged, PROMISE_TIMEOUT)
+{
+	struct own_tally c;
+	struct sw_trace t;
+	struct sw_net net;
+	long full;
+	int err, terr;
+
+	ASSERT_EQ(0, sw_feature_set(true));
+	ASSERT_EQ(0, sw_trace_start());
+	err = sw_tcp_pingpong_run(NET_ROUNDS, &net);
+	terr = sw_trace_stop("honest-waker", &t);
+	ASSERT_EQ(0, err) TH_LOG("TCP ping-pong: %s", strerror(-err));
+	ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
+	EXPECT_EQ(NET_ROUNDS, net.answered);
+	full = record_full_at(&t);
+	tally(&t, full, t.own, &c);
+	log_trace(_metadata, "tcp", &t, &c);
+	TH_LOG("tcp: from its own softirq, after the record filled: kept %ld, hint_dropped %ld, waker busy %ld, wide %ld, not affine %ld",
+	       c.bh_v[SW_KEPT], c.bh_v[SW_HINT_DROPPED], c.bh_v[SW_DECLINED_WAKER_BUSY],
+	       c.bh_v[SW_DECLINED_WAKE_WIDE], c.bh_v[SW_DECLINED_NOT_AFFINE]);
+
+	EXPECT_LE(SW_PROMISE_HISTORY, full)
+		TH_LOG("judged before %d promises were on record", SW_PROMISE_HISTORY);
+	ASSERT_LT(0, c.ctx[SW_CTX_SOFTIRQ_BH])
+		TH_LOG("no decision in the client's own softirq once its record filled");
+	EXPECT_EQ(0, c.bh_v[SW_HINT_ONLY])
+		TH_LOG("hint_only in the client's own softirq on a full record");
+	EXPECT_LT(0, c.bh_v[SW_KEPT])
+		TH_LOG("no wakeup from the client's own softirq kept on its CPU");
+}
+
+/*
+ * A loopback UDP sender that never sleeps: each of its decisions finds it
+ * awake since the one before, so every promise is broken ("awake") and,
+ * once its record is full, every decision drops the hint.
+ */
+TEST_F_TIMEOUT(promise, udp_sender_dishonest, PROMISE_TIMEOUT)
+{
+	struct own_tally c;
+	struct sw_trace t;
+	struct sw_net net;
+	long full;
+	int err, terr;
+
+	ASSERT_EQ(0, sw_feature_set(true));
+	ASSERT_EQ(0, sw_trace_start());
+	err = sw_udp_stream_run(UDP_MESSAGES, UDP_PAUSE_US, &net);
+	terr = sw_trace_stop("honest-waker", &t);
+	ASSERT_EQ(0, err) TH_LOG("UDP stream: %s", strerror(-err));
+	ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
+	EXPECT_EQ(UDP_MESSAGES, net.sent);
+	full = record_full_at(&t);
+	tally(&t, full, t.own, &c);
+	log_trace(_metadata, "udp", &t, &c);
+
+	EXPECT_LE(SW_PROMISE_HISTORY, full)
+		TH_LOG("judged before %d promises were on record", SW_PROMISE_HISTORY);
+	ASSERT_LT(0, c.n) TH_LOG("the sender's record never filled");
+	EXPECT_LT(0, c.ctx[SW_CTX_SOFTIRQ_BH])
+		TH_LOG("no decision in the sender's own softirq");
+	EXPECT_EQ(c.n, c.v[SW_HINT_DROPPED])
+		TH_LOG("%ld of %ld decisions on a full record dropped the hint",
+		       c.v[SW_HINT_DROPPED], c.n);
+	EXPECT_LT(0, promises_judged(&t));
+	EXPECT_EQ(promises_judged(&t), t.own_promises[SW_PROMISE_AWAKE])
+		TH_LOG("a sender that never sleeps kept or slept on a promise");
+}
+
+/*
+ * A waker with a full record forks: the child's record starts empty, so
+ * its first SW_PROMISE_HISTORY decisions are hint_only; and the promise
+ * its last decision made is never judged, at exit or after: one promise
+ * event fewer than decisions.
+ */
+TEST_F_TIMEOUT(promise, fork_empty_exit_unjudged, PROMISE_TIMEOUT)
+{
+	struct own_tally c;
+	struct sw_pingpong pp;
+	struct sw_trace t;
+	long judged;
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(0, sw_feature_set(true));
+	judged = pipe_promises(_metadata, PIPE_ROUNDS);
+	TH_LOG("parent: %ld promises judged before the fork", judged);
+	ASSERT_LE(SW_PROMISE_HISTORY, judged) TH_LOG("the parent's record is not full");
+
+	ASSERT_EQ(0, sw_trace_start());
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(sw_pingpong_run(0, PIPE_ROUNDS, 0, NULL, &pp) ? 1 : 0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, sw_trace_stop_pid("honest-waker", pid, &t));
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	tally(&t, 0, t.own, &c);
+	log_trace(_metadata, "child", &t, &c);
+
+	ASSERT_LT(SW_PROMISE_HISTORY, t.own) TH_LOG("the child made too few decisions");
+	EXPECT_LE(SW_PROMISE_HISTORY, record_full_at(&t))
+		TH_LOG("the child was judged on a record it did not make");
+	EXPECT_EQ(t.own - 1, promises_judged(&t))
+		TH_LOG("%ld decisions, %ld promises judged", t.own, promises_judged(&t));
+}
+
+/*
+ * Turning the feature off and on starts every record afresh: a waker with
+ * a full record is hint_only for its next SW_PROMISE_HISTORY decisions.
+ * Writing the feature while it is on changes nothing: the record stays
+ * full, and the first decision is judged on it.
+ */
+TEST_F_TIMEOUT(promise, toggle_starts_afresh, PROMISE_TIMEOUT)
+{
+	struct sw_pingpong pp;
+	struct own_tally c;
+	struct sw_trace t;
+	long judged;
+	int err;
+
+	ASSERT_EQ(0, sw_feature_set(true));
+	judged = pipe_promises(_metadata, PIPE_ROUNDS);
+	ASSERT_LE(SW_PROMISE_HISTORY, judged) TH_LOG("the record is not full");
+
+	ASSERT_EQ(0, sw_feature_set(true));
+	ASSERT_EQ(0, sw_trace_start());
+	err = sw_pingpong_run(0, PIPE_ROUNDS, 0, NULL, &pp);
+	ASSERT_EQ(0, sw_trace_stop("honest-waker", &t));
+	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
+	tally(&t, 0, t.own, &c);
+	log_trace(_metadata, "on again while on", &t, &c);
+	ASSERT_LT(0, t.own);
+	EXPECT_EQ(0, record_full_at(&t)) TH_LOG("the record did not survive");
+
+	ASSERT_EQ(0, sw_feature_set(false));
+	ASSERT_EQ(0, sw_feature_set(true));
+	ASSERT_EQ(0, sw_trace_start());
+	err = sw_pingpong_run(0, PIPE_ROUNDS, 0, NULL, &pp);
+	ASSERT_EQ(0, sw_trace_stop("honest-waker", &t));
+	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
+	tally(&t, 0, t.own, &c);
+	log_trace(_metadata, "off and on", &t, &c);
+	ASSERT_LT(SW_PROMISE_HISTORY, t.own);
+	EXPECT_LE(SW_PROMISE_HISTORY, record_full_at(&t))
+		TH_LOG("judged on a record from before the feature was off");
+}
+
+TEST_HARNESS_MAIN
