@@ -59,15 +59,17 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu)
 	struct sync_wakeup_decision *d = this_cpu_ptr(&sync_wakeup_decision);
 	int cpu = smp_processor_id();
 
-	if (d->p != p)
+	if (d->p != p || d->gen != READ_ONCE(sync_promise_generation)) {
+		d->p = NULL;
 		return;
+	}
 	d->p = NULL;
 
 	this_cpu_inc(sync_wakeup_stats.decided[d->verdict][sync_wakeup_landing(cpu, dest_cpu)]);
 	this_cpu_inc(sync_wakeup_stats.contexts[d->ctx]);
 	trace_sched_sync_wakeup(p, d->policy, d->verdict, d->ctx, d->sync, cpu,
 				d->prev_cpu, d->affine_cpu, dest_cpu);
-	if (sync_wakeup_has_waker(d->ctx))
+	if (d->waker)
 		sync_promise_make(current);
 }
 

@@ -96,10 +96,10 @@ enum sync_promise_event {
 /*
  * Decided sync wakeups counted per CPU by verdict and landing, one
  * increment each, and by context; and the promises of their wakers, made
- * and judged at decisions. A CPU only changes its own
- * counters, from select_task_rq_fair() under p->pi_lock with interrupts
- * disabled, so a reset that runs on each CPU in turn cannot race with
- * them.
+ * and judged at decisions. A CPU only changes its own counters, from
+ * select_task_rq_fair() and select_task_rq() under p->pi_lock with
+ * interrupts disabled, so a reset that runs on each CPU in turn cannot
+ * race with them.
  */
 struct sync_wakeup_stats {
 	unsigned long		decided[NR_SYNC_VERDICTS][NR_SYNC_LANDINGS];
@@ -111,6 +111,8 @@ struct sync_wakeup_stats {
  * A decided sync wakeup, from select_task_rq_fair() to select_task_rq(),
  * which counts and traces it where the wakee goes, after any fallback: in
  * between, under p->pi_lock with interrupts off, nothing else runs here.
+ * The generation drops one left behind when the feature went off between
+ * the two.
  */
 struct sync_wakeup_decision {
 	struct task_struct	*p;		/* NULL: none */
@@ -118,6 +120,8 @@ struct sync_wakeup_decision {
 	u8			verdict;
 	u8			ctx;
 	u8			sync;
+	u8			gen;		/* sync_promise_generation */
+	bool			waker;		/* current made a promise */
 	int			prev_cpu;
 	int			affine_cpu;
 };
@@ -153,16 +157,8 @@ static inline enum sync_wakeup_context sync_wakeup_context(void)
 		return SYNC_CTX_HARDIRQ;
 	if (is_idle_task(current) || current == this_cpu_ksoftirqd())
 		return SYNC_CTX_SOFTIRQ;
-	/*
-	 * Without PREEMPT_RT a softirq runs from local_bh_enable() with the
-	 * task's preemption disabled once more (__local_bh_enable_ip()), and
-	 * at irq_exit with the interrupted task's count: zero when it was
-	 * preemptible. An interrupt of a task that had preemption disabled
-	 * is taken for the task's own softirq: a blind spot, see the
-	 * documentation. With PREEMPT_RT softirqs run in the task that
-	 * enabled them, or in ksoftirqd.
-	 */
-	if (IS_ENABLED(CONFIG_PREEMPT_RT) || (preempt_count() & PREEMPT_MASK))
+	/* With PREEMPT_RT softirqs run in ksoftirqd or in the task that enabled them. */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) || this_cpu_read(softirq_in_bh_enable))
 		return SYNC_CTX_SOFTIRQ_BH;
 	return SYNC_CTX_SOFTIRQ;
 }
@@ -184,7 +180,8 @@ static inline u32 sync_promise_clock(u64 ns)
 }
 
 static inline void sync_promise_end(struct task_struct *w,
-				    enum sync_promise_cause cause, u32 ran)
+				    enum sync_promise_cause cause, u32 ran,
+				    u32 limit)
 {
 	bool kept = cause == SYNC_PROMISE_SLEPT;
 
@@ -198,8 +195,7 @@ static inline void sync_promise_end(struct task_struct *w,
 		this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_BROKEN]);
 		schedstat_inc(w->stats.nr_sync_promises_broken);
 	}
-	trace_sched_sync_promise(w, cause, (u64)ran << 10,
-				 (u64)sync_promise_clock(sysctl_sched_migration_cost) << 10);
+	trace_sched_sync_promise(w, cause, (u64)ran << 10, (u64)limit << 10);
 }
 
 /*
@@ -216,32 +212,30 @@ static inline void sync_promise_end(struct task_struct *w,
  */
 static inline void sync_promise_judge(struct task_struct *w)
 {
-	u8 gen = READ_ONCE(sync_promise_generation);
+	u32 limit = sync_promise_clock(sysctl_sched_migration_cost);
 	u32 ran;
 
-	if (w->sync_promise_gen != gen) {
-		w->sync_promise_gen = gen;
+	if (w->sync_promise_gen != READ_ONCE(sync_promise_generation)) {
 		w->sync_promise_history = 0;
 		w->sync_promise_count = 0;
 		return;
 	}
 	if ((u16)w->nvcsw == w->sync_promise_nvcsw) {
 		ran = sync_promise_clock(w->se.sum_exec_runtime) - w->sync_promise_runtime;
-		sync_promise_end(w, SYNC_PROMISE_AWAKE, ran);
+		sync_promise_end(w, SYNC_PROMISE_AWAKE, ran, limit);
 		return;
 	}
 	ran = sync_promise_clock(w->se.prev_sum_exec_runtime) - w->sync_promise_runtime;
-	if (ran <= sync_promise_clock(sysctl_sched_migration_cost))
-		sync_promise_end(w, SYNC_PROMISE_SLEPT, ran);
-	else
-		sync_promise_end(w, SYNC_PROMISE_LATE, ran);
+	sync_promise_end(w, ran <= limit ? SYNC_PROMISE_SLEPT : SYNC_PROMISE_LATE,
+			 ran, limit);
 }
 
 /* @w's decided sync wakeup is its promise to sleep, until its next one. */
 static inline void sync_promise_make(struct task_struct *w)
 {
+	w->sync_promise_gen = READ_ONCE(sync_promise_generation);
 	w->sync_promise_runtime = sync_promise_clock(w->se.sum_exec_runtime);
-	w->sync_promise_nvcsw = w->nvcsw;
+	w->sync_promise_nvcsw = (u16)w->nvcsw;
 	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_MADE]);
 }
 #else

@@ -95,7 +95,7 @@ TRACE_EVENT(sched_sync_wakeup,
 			     __field(u8, policy)
 			     __field(u8, verdict)
 			     __field(u8, ctx)
-			     __field(int, sync)
+			     __field(u8, sync)
 			     __field(int, this_cpu)
 			     __field(int, prev_cpu)
 			     __field(int, affine_cpu)
