@@ -57,6 +57,7 @@ static enum sync_wakeup_landing sync_wakeup_landing(int cpu, int dest_cpu)
 void sync_wakeup_placed(struct task_struct *p, int dest_cpu)
 {
 	struct sync_wakeup_decision *d = this_cpu_ptr(&sync_wakeup_decision);
+	struct sync_wakeup_stats *st = this_cpu_ptr(&sync_wakeup_stats);
 	int cpu = smp_processor_id();
 
 	if (d->p != p || d->gen != READ_ONCE(sync_promise_generation)) {
@@ -65,8 +66,10 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu)
 	}
 	d->p = NULL;
 
-	this_cpu_inc(sync_wakeup_stats.decided[d->verdict][sync_wakeup_landing(cpu, dest_cpu)]);
-	this_cpu_inc(sync_wakeup_stats.contexts[d->ctx]);
+	raw_write_seqcount_begin(&st->seq);
+	st->counts.decided[d->verdict][sync_wakeup_landing(cpu, dest_cpu)]++;
+	st->counts.contexts[d->ctx]++;
+	raw_write_seqcount_end(&st->seq);
 	trace_sched_sync_wakeup(p, d->policy, d->verdict, d->ctx, d->sync, cpu,
 				d->prev_cpu, d->affine_cpu, dest_cpu);
 	if (d->waker)
@@ -204,9 +207,9 @@ static const char * const sync_wakeup_landing_names[] = {
 static_assert(ARRAY_SIZE(sync_wakeup_landing_names) == NR_SYNC_LANDINGS);
 
 /*
- * Every decided sync wakeup has exactly one verdict and one landing, and
- * sync_wakeups, the verdicts and the landings are sums of the same reads:
- * they agree in every snapshot.
+ * Every decided sync wakeup has exactly one verdict, one landing and one
+ * context, and each CPU's are read together (st->seq): sync_wakeups, the
+ * verdicts, the landings and the contexts agree in every snapshot.
  */
 static int sync_wakeup_stats_show(struct seq_file *m, void *v)
 {
@@ -214,22 +217,29 @@ static int sync_wakeup_stats_show(struct seq_file *m, void *v)
 	unsigned long landings[NR_SYNC_LANDINGS] = {};
 	unsigned long contexts[NR_SYNC_CONTEXTS] = {};
 	unsigned long promises[NR_SYNC_PROMISE_EVENTS] = {};
+	struct sync_wakeup_counts c;
 	unsigned long n, total = 0;
+	unsigned int seq;
 	int cpu, i, j;
 
 	for_each_possible_cpu(cpu) {
 		struct sync_wakeup_stats *st = per_cpu_ptr(&sync_wakeup_stats, cpu);
 
+		do {
+			seq = raw_read_seqcount_begin(&st->seq);
+			c = st->counts;
+		} while (read_seqcount_retry(&st->seq, seq));
+
 		for (i = 0; i < NR_SYNC_VERDICTS; i++) {
 			for (j = 0; j < NR_SYNC_LANDINGS; j++) {
-				n = READ_ONCE(st->decided[i][j]);
+				n = c.decided[i][j];
 				verdicts[i] += n;
 				landings[j] += n;
 				total += n;
 			}
 		}
 		for (i = 0; i < NR_SYNC_CONTEXTS; i++)
-			contexts[i] += READ_ONCE(st->contexts[i]);
+			contexts[i] += c.contexts[i];
 		for (i = 0; i < NR_SYNC_PROMISE_EVENTS; i++)
 			promises[i] += READ_ONCE(st->promises[i]);
 	}
@@ -261,9 +271,17 @@ static int sync_wakeup_stats_open(struct inode *inode, struct file *file)
 	return single_open(file, sync_wakeup_stats_show, NULL);
 }
 
+static void sync_wakeup_stats_clear(struct sync_wakeup_stats *st)
+{
+	raw_write_seqcount_begin(&st->seq);
+	memset(&st->counts, 0, sizeof(st->counts));
+	memset(st->promises, 0, sizeof(st->promises));
+	raw_write_seqcount_end(&st->seq);
+}
+
 static void sync_wakeup_stats_reset(void *unused)
 {
-	memset(this_cpu_ptr(&sync_wakeup_stats), 0, sizeof(struct sync_wakeup_stats));
+	sync_wakeup_stats_clear(this_cpu_ptr(&sync_wakeup_stats));
 }
 
 /*
@@ -289,8 +307,7 @@ static ssize_t sync_wakeup_stats_write(struct file *file,
 	on_each_cpu(sync_wakeup_stats_reset, NULL, 1);
 	for_each_possible_cpu(cpu) {
 		if (!cpu_online(cpu))
-			memset(per_cpu_ptr(&sync_wakeup_stats, cpu), 0,
-			       sizeof(struct sync_wakeup_stats));
+			sync_wakeup_stats_clear(per_cpu_ptr(&sync_wakeup_stats, cpu));
 	}
 	cpus_read_unlock();
 

@@ -11,6 +11,7 @@
 #include <linux/percpu-defs.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/seqlock.h>
 
 #include "sched.h"
 #include "stats.h"
@@ -93,17 +94,23 @@ enum sync_promise_event {
 	NR_SYNC_PROMISE_EVENTS
 };
 
-/*
- * Decided sync wakeups counted per CPU by verdict and landing, one
- * increment each, and by context; and the promises of their wakers, made
- * and judged at decisions. A CPU only changes its own counters, from
- * select_task_rq_fair() and select_task_rq() under p->pi_lock with
- * interrupts disabled, so a reset that runs on each CPU in turn cannot
- * race with them.
- */
-struct sync_wakeup_stats {
+/* Decided sync wakeups by verdict and landing, and by context. */
+struct sync_wakeup_counts {
 	unsigned long		decided[NR_SYNC_VERDICTS][NR_SYNC_LANDINGS];
 	unsigned long		contexts[NR_SYNC_CONTEXTS];
+};
+
+/*
+ * Per CPU: the decisions, counted under @seq so that a reader sees each
+ * one in both its tables or in neither; and the promises of their
+ * wakers, made and judged at decisions. A CPU only changes its own
+ * counters, from select_task_rq_fair() and select_task_rq() under
+ * p->pi_lock with interrupts disabled, so a reset that runs on each CPU
+ * in turn cannot race with them.
+ */
+struct sync_wakeup_stats {
+	seqcount_t		seq;
+	struct sync_wakeup_counts counts;
 	unsigned long		promises[NR_SYNC_PROMISE_EVENTS];
 };
 

@@ -386,6 +386,23 @@ int sw_schedstats_set(int on)
 	return err ? err : atoi(buf);
 }
 
+/* Set the promise limit to @ns; the old value, or -errno. */
+long sw_limit_set(long ns)
+{
+	char buf[32];
+	long old;
+	ssize_t n;
+	int err;
+
+	n = sw_read_file(SW_LIMIT_PATH, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	old = atol(buf);
+	snprintf(buf, sizeof(buf), "%ld", ns);
+	err = sw_write_str(SW_LIMIT_PATH, buf);
+	return err ? err : old;
+}
+
 /* "sync_wakeups=.. kept_on_waker_cpu=.. ..." into @buf. */
 const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size)
 {
@@ -748,7 +765,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		}
 		out->own++;
 		if (!strcmp(tp->policy, "honest-waker") && record >= 0) {
-			rule = ctx <= SW_CTX_SOFTIRQ_BH ? sw_honest_waker_rule(record) : "hint-only";
+			rule = ctx <= SW_CTX_SOFTIRQ_BH ? sw_honest_waker_rule(record) :
+							  "hint-only";
 			out->own_checked++;
 			if (strcmp(policy, rule))
 				sw_trace_wrong(tp, line,
@@ -800,6 +818,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const 
 	int pid, kept, history, count, before, want, c;
 	unsigned long long ran, limit;
 	char cause[16];
+	bool slept;
 
 	if (sscanf(f, " pid=%d kept=%d cause=%15s ran=%llu limit=%llu history=%x count=%d",
 		   &pid, &kept, cause, &ran, &limit, &history, &count) != 7 ||
@@ -813,12 +832,13 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const 
 		sw_trace_wrong(tp, line, "unknown cause %s", cause);
 		return;
 	}
-	if (kept != (c == SW_PROMISE_SLEPT))
+	slept = c == SW_PROMISE_SLEPT;
+	if (kept != slept)
 		sw_trace_wrong(tp, line, "kept=%d by %s", kept, cause);
-	else if (c == SW_PROMISE_SLEPT && ran > limit)
-		sw_trace_wrong(tp, line, "kept, but ran %llu ns against a limit of %llu", ran, limit);
+	else if (slept && ran > limit)
+		sw_trace_wrong(tp, line, "kept, but ran %llu ns, past the limit %llu", ran, limit);
 	else if (c == SW_PROMISE_LATE && ran <= limit)
-		sw_trace_wrong(tp, line, "late, but ran %llu ns against a limit of %llu", ran, limit);
+		sw_trace_wrong(tp, line, "late, but ran %llu ns, under the limit %llu", ran, limit);
 	if (pid != tp->self)
 		return;
 	before = tp->record;
@@ -1310,7 +1330,7 @@ static int sw_wait_asleep(int fd)
  * child's vCPU can otherwise run and answer before the waker's vCPU reaches
  * its read(), and the waker never sleeps. State S is set in pipe_read()
  * before it checks the pipe again and calls schedule(), so an answer can
- * still come before the block; then the promise is left to the tick.
+ * still come before the block; then the waker decides again awake.
  * Returns 0 or -errno.
  */
 int sw_pingpong_run(long warmup, long rounds, unsigned int flags,

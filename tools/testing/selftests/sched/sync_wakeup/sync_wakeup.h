@@ -45,6 +45,13 @@
 #define SW_POLICY_PATH		"/proc/sys/kernel/sched_sync_wakeup_policy"
 #define SW_AVAILABLE_PATH	"/proc/sys/kernel/sched_sync_wakeup_available_policies"
 #define SW_SMT_ACTIVE_PATH	"/sys/devices/system/cpu/smt/active"
+/* sysctl_sched_migration_cost: the run within which a promise is kept. */
+#define SW_LIMIT_PATH		"/sys/kernel/debug/sched/migration_cost_ns"
+/*
+ * The limit where a test needs a waker that blocks to keep its promise,
+ * however slow the emulated CPU: far above any run between two decisions.
+ */
+#define SW_LIMIT_RELAXED_NS	100000000L
 
 #define SW_FEATURE		"SYNC_PAIR_AFFINE"
 #define SW_NO_FEATURE		"NO_SYNC_PAIR_AFFINE"
@@ -140,6 +147,7 @@ struct sw_task_promises {
 
 int sw_task_promises(pid_t pid, struct sw_task_promises *tp);
 int sw_schedstats_set(int on);
+long sw_limit_set(long ns);
 const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
 
 /* ---- the sched:sched_sync_wakeup and sched_sync_promise events ------ */
@@ -270,8 +278,8 @@ struct sw_pingpong {
 
 /*
  * The child answers once the parent shows state S, polled every 1 ms: a
- * shorter poll (20 us) made its timer interrupt the parent's vCPU under TCG
- * until the tick broke 133 of 333 promises (llc2).
+ * shorter poll (20 us) made its timer interrupt the parent's vCPU under
+ * TCG, which broke a third of the promises (llc2, 2026-11).
  */
 #define SW_PP_ANSWER_ASLEEP	0x1
 #define SW_ASLEEP_POLL_US	1000

@@ -39,6 +39,7 @@
 FIXTURE(promise) {
 	struct sw_saved saved;
 	int schedstats;
+	long limit;
 };
 
 FIXTURE_SETUP(promise)
@@ -48,6 +49,7 @@ FIXTURE_SETUP(promise)
 	int cpus;
 
 	self->schedstats = -1;
+	self->limit = -1;
 	if (geteuid() != 0)
 		SKIP(return, "must run as root");
 	st = sw_iface_check(true, why, sizeof(why));
@@ -69,10 +71,18 @@ FIXTURE_SETUP(promise)
 	self->schedstats = sw_schedstats_set(1);
 	ASSERT_LE(0, self->schedstats) TH_LOG("kernel.sched_schedstats: %s",
 					      strerror(-self->schedstats));
+	/*
+	 * A waker that blocks before its next decision keeps its promise,
+	 * however slow the emulated CPU; limit_zero_late tests the limit.
+	 */
+	self->limit = sw_limit_set(SW_LIMIT_RELAXED_NS);
+	ASSERT_LE(0, self->limit) TH_LOG("%s: %s", SW_LIMIT_PATH, strerror(-self->limit));
 }
 
 FIXTURE_TEARDOWN(promise)
 {
+	if (self->limit >= 0)
+		EXPECT_LE(0, sw_limit_set(self->limit));
 	EXPECT_EQ(0, sw_restore(&self->saved));
 	if (self->schedstats >= 0)
 		EXPECT_LE(0, sw_schedstats_set(self->schedstats));
@@ -126,9 +136,11 @@ static void log_trace(struct __test_metadata *_metadata, const char *label,
 	char buf[512];
 
 	TH_LOG("%s: trace %s", label, sw_trace_str(t, buf, sizeof(buf)));
-	TH_LOG("%s: %ld decisions of the waker, record full at %ld; task %ld, softirq_bh %ld, softirq %ld, hardirq %ld",
-	       label, t->own, record_full_at(t), c->ctx[SW_CTX_TASK],
-	       c->ctx[SW_CTX_SOFTIRQ_BH], c->ctx[SW_CTX_SOFTIRQ], c->ctx[SW_CTX_HARDIRQ]);
+	TH_LOG("%s: %ld decisions of the waker, its record full at %ld", label, t->own,
+	       record_full_at(t));
+	TH_LOG("%s: since: task %ld, softirq_bh %ld, softirq %ld, hardirq %ld", label,
+	       c->ctx[SW_CTX_TASK], c->ctx[SW_CTX_SOFTIRQ_BH], c->ctx[SW_CTX_SOFTIRQ],
+	       c->ctx[SW_CTX_HARDIRQ]);
 	TH_LOG("%s: promises slept %ld, late %ld, awake %ld", label,
 	       t->own_promises[SW_PROMISE_SLEPT], t->own_promises[SW_PROMISE_LATE],
 	       t->own_promises[SW_PROMISE_AWAKE]);
@@ -177,9 +189,11 @@ TEST_F_TIMEOUT(promise, tcp_loopback_judged, PROMISE_TIMEOUT)
 	full = record_full_at(&t);
 	tally(&t, full, t.own, &c);
 	log_trace(_metadata, "tcp", &t, &c);
-	TH_LOG("tcp: from its own softirq, after the record filled: kept %ld, hint_dropped %ld, waker busy %ld, wide %ld, not affine %ld",
-	       c.bh_v[SW_KEPT], c.bh_v[SW_HINT_DROPPED], c.bh_v[SW_DECLINED_WAKER_BUSY],
-	       c.bh_v[SW_DECLINED_WAKE_WIDE], c.bh_v[SW_DECLINED_NOT_AFFINE]);
+	TH_LOG("tcp: in its own softirq on a full record: kept %ld, hint_dropped %ld",
+	       c.bh_v[SW_KEPT], c.bh_v[SW_HINT_DROPPED]);
+	TH_LOG("tcp: ... waker busy %ld, wide %ld, not affine %ld",
+	       c.bh_v[SW_DECLINED_WAKER_BUSY], c.bh_v[SW_DECLINED_WAKE_WIDE],
+	       c.bh_v[SW_DECLINED_NOT_AFFINE]);
 
 	EXPECT_LE(SW_PROMISE_HISTORY, full)
 		TH_LOG("judged before %d promises were on record", SW_PROMISE_HISTORY);
@@ -307,6 +321,31 @@ TEST_F_TIMEOUT(promise, toggle_starts_afresh, PROMISE_TIMEOUT)
 	ASSERT_LT(SW_PROMISE_HISTORY, t.own);
 	EXPECT_LE(SW_PROMISE_HISTORY, record_full_at(&t))
 		TH_LOG("judged on a record from before the feature was off");
+}
+
+/*
+ * With a limit of 0 a waker keeps a promise only if it blocks less than
+ * 1024 ns of runtime after it: no pipe waker does, so every promise it
+ * makes is broken, "late" if it blocked first (each event replayed).
+ */
+TEST_F_TIMEOUT(promise, limit_zero_late, PROMISE_TIMEOUT)
+{
+	struct sw_pingpong pp;
+	struct own_tally c;
+	struct sw_trace t;
+	int err;
+
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
+	ASSERT_LE(0, sw_limit_set(0));
+	ASSERT_EQ(0, sw_feature_set(true));
+	ASSERT_EQ(0, sw_trace_start());
+	err = sw_pingpong_run(0, PIPE_ROUNDS, 0, NULL, &pp);
+	ASSERT_EQ(0, sw_trace_stop("hint-only", &t));
+	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
+	tally(&t, 0, t.own, &c);
+	log_trace(_metadata, "limit 0", &t, &c);
+	EXPECT_EQ(0, t.own_promises[SW_PROMISE_SLEPT]);
+	EXPECT_LT(0, t.own_promises[SW_PROMISE_LATE]);
 }
 
 TEST_HARNESS_MAIN
