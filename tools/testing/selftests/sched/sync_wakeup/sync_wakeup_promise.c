@@ -324,9 +324,13 @@ TEST_F_TIMEOUT(promise, toggle_starts_afresh, PROMISE_TIMEOUT)
 }
 
 /*
- * With a limit of 0 a waker keeps a promise only if it blocks less than
- * 1024 ns of runtime after it: no pipe waker does, so every promise it
- * makes is broken, "late" if it blocked first (each event replayed).
+ * With a limit of 0 a waker keeps a promise only if less than 1024 ns of
+ * runtime is accounted between it and its block: a pipe waker's promises
+ * are "late" when it blocked first, and the replay (sw_trace_stop())
+ * fails any kept one whose run was over the limit. A kept one with no
+ * measured run is possible where sched_clock is coarse (one of 35 in a
+ * clean-clone make check on llc2, 2026-12-03), so only "late" ones are
+ * required.
  */
 TEST_F_TIMEOUT(promise, limit_zero_late, PROMISE_TIMEOUT)
 {
@@ -344,7 +348,6 @@ TEST_F_TIMEOUT(promise, limit_zero_late, PROMISE_TIMEOUT)
 	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	tally(&t, 0, t.own, &c);
 	log_trace(_metadata, "limit 0", &t, &c);
-	EXPECT_EQ(0, t.own_promises[SW_PROMISE_SLEPT]);
 	EXPECT_LT(0, t.own_promises[SW_PROMISE_LATE]);
 }
 
