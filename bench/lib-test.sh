@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Does busy_host (bench/lib.sh) tell a busy host from an idle one? Sample
 # /proc/loadavg lines; does steal_share read /proc/stat right; does
-# bench_clock pick the guest's clock, or refuse? TAP on stdout.
+# guest_clock pick the guest's clock, or refuse? TAP on stdout.
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -33,16 +33,16 @@ got=$(steal_share "$(cpu_ticks "$scratch/stat1")" "$(cpu_ticks "$scratch/stat2")
 want="20.0% (200 of 1000 ticks)"
 tap "$([ "$got" = "$want" ] && echo 0 || echo 1)" "steal_share: $want" "steal_share said: '$got'"
 
-# bench_clock: CLOCK and the accelerator pick the guest's clock, or stop.
+# guest_clock: CLOCK and the accelerator pick the guest's clock, or stop.
 printf 'processor\t: 0\nflags\t\t: fpu %s\n' hypervisor >"$scratch/tcg-cpuinfo"
 printf 'processor\t: 0\nflags\t\t: fpu %s\n' vmx >"$scratch/kvm-cpuinfo"
 : >"$scratch/kvm"
-clock() { # clock CPUINFO VAR=VALUE...: bench_clock's answer, or its error
+clock() { # clock CPUINFO VAR=VALUE...: guest_clock's answer, or its error
 	local cpuinfo=$1
 	shift
 	# shellcheck disable=SC2016 # $1 is the inner shell's
 	(env -u CLOCK -u ACCEL -u TCG_THREAD ACCEL_CPUINFO="$scratch/$cpuinfo-cpuinfo" \
-		ACCEL_KVM_DEV="$scratch/kvm" "$@" bash -c '. "$1"; bench_clock' sh "$BENCH/lib.sh" 2>&1) ||
+		ACCEL_KVM_DEV="$scratch/kvm" "$@" bash -c '. "$1"; guest_clock' sh "$BENCH/lib.sh" 2>&1) ||
 		echo "exit $?"
 }
 expect_clock() { # expect_clock WANT CPUINFO VAR=VALUE...: WANT is a clock or an error's text
@@ -53,7 +53,7 @@ expect_clock() { # expect_clock WANT CPUINFO VAR=VALUE...: WANT is a clock or an
 	icount | host) [ "$got" != "$want" ] || rc=0 ;;
 	*) case "$got" in *"$want"*"exit 1") rc=0 ;; esac ;;
 	esac
-	tap "$rc" "bench_clock on $1${2:+ with ${*:2}}: $want" "got '$got'"
+	tap "$rc" "guest_clock on $1${2:+ with ${*:2}}: $want" "got '$got'"
 }
 expect_clock icount tcg
 expect_clock host tcg TCG_THREAD=multi

@@ -35,7 +35,6 @@ planned_runs() {
 	"$BENCH/guest-bench.sh" --check | awk '/^runs: / { print $2 + $4 }'
 }
 
-sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; } # quote for the guest's sh
 
 # guest_cmd KCONFIG: the guest's command line: guest-bench.sh with the
 # GUEST_VARS that are set, and the booted kernel's config (for HZ and the
@@ -59,37 +58,6 @@ new_results_dir() {
 	echo "$dir"
 }
 
-# The bench guest's clock, from CLOCK (auto, icount or host) and the
-# accelerator: icount (QEMU's -icount, guest time counting instructions
-# at ICOUNT_SHIFT) where QEMU has it, single-threaded TCG; host time
-# otherwise. Dies on a combination QEMU cannot run.
-bench_clock() {
-	local accel
-	accel=$(resolve_accel "${ACCEL:-auto}")
-	case "${CLOCK:-auto}" in
-	auto)
-		if [ "$accel" = tcg ] && [ "${TCG_THREAD:-single}" = single ]; then
-			echo icount
-		else
-			echo host
-		fi
-		;;
-	icount)
-		# icount_args is the one place that says where QEMU has icount.
-		icount_args "$accel $(TCG_THREAD=${TCG_THREAD:-single} accel_args tcg | cut -d' ' -f2-)" \
-			"$ICOUNT_SHIFT" >/dev/null
-		echo icount
-		;;
-	host) echo host ;;
-	*) die "CLOCK=$CLOCK is not valid: use one of: auto icount host" ;;
-	esac
-}
-
-# 8 ns an instruction: a guest second is 125 million instructions, so the
-# workloads of fixed length (sockperf, tbench, iperf3) take less than their
-# length in host time (guest time ran 1.6-1.7 times as fast here).
-ICOUNT_SHIFT=3
-
 # Default guest timeout: the boot, plus generous 12 s per planned run.
 default_timeout() {
 	echo $((900 + 12 * $(planned_runs)))
@@ -99,7 +67,7 @@ default_timeout() {
 # guest script there, follow its progress file on the terminal meanwhile.
 boot_bench() {
 	local out=$1 kernel=${2:-} rc=0 tailpid kconfig clock icount=""
-	clock=$(bench_clock) || exit 1
+	clock=$(guest_clock) || exit 1
 	[ "$clock" != icount ] || icount=$ICOUNT_SHIFT
 	mkdir -p "$out"
 	: >"$out/progress"

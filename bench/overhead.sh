@@ -33,7 +33,7 @@ check_settings() {
 	check_choice ACCEL "$ACCEL" auto kvm tcg
 	check_choice NOBUILD "$NOBUILD" 0 1
 	check_count BOOTS "$BOOTS"
-	bench_clock >/dev/null || exit 1
+	guest_clock >/dev/null || exit 1
 	[ -z "${TIMEOUT:-}" ] || check_count TIMEOUT "$TIMEOUT"
 	check_guest_vars
 }

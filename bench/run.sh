@@ -49,7 +49,7 @@ check_settings() {
 		[ "${CLOCK:-auto}" = auto ] || [ "$CLOCK" = host ] ||
 			die "CLOCK=$CLOCK: HOST=1 runs on this machine, no VM, in host time; drop CLOCK"
 	else
-		bench_clock >/dev/null || exit 1
+		guest_clock >/dev/null || exit 1
 	fi
 	[ -z "${TIMEOUT:-}" ] || check_count TIMEOUT "$TIMEOUT"
 	check_guest_vars

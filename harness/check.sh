@@ -12,6 +12,7 @@
 #                 0: none)
 #   GUEST_JOBS    guests booted at once (default: every boot under
 #                 single-threaded TCG; 1 otherwise)
+#   CLOCK         auto (default: icount where QEMU has it), icount or host
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -35,6 +36,17 @@ boot_param="sched_sync_wakeup=waker-if-alone sched_sync_wakeup=bogus"
 # Under TCG, one host thread for all vCPUs: the tests toggle scheduler
 # features, which multi-threaded TCG turns into int3 oopses (stress/run.sh).
 export TCG_THREAD=${TCG_THREAD:-single}
+# The instruction-counting clock where QEMU has it: what a guest measures
+# (where a wakee ran, how long a waker ran before it slept) follows from
+# the instructions it ran, not from how busy the host is, so the placement
+# tests can judge shares. The torture shares the boot and its clock: its
+# stall limit counts guest time, which the clock only makes steadier.
+clock=$(guest_clock) || exit 1
+if [ "$clock" = icount ]; then
+	export ICOUNT=$ICOUNT_SHIFT
+else
+	unset ICOUNT
+fi
 # shellcheck disable=SC2086 # one word per topology
 GUEST_JOBS=${GUEST_JOBS:-$(guest_jobs "${ACCEL:-auto}" "$(set -- $TOPOS && echo $#)")}
 results="$BUILD/check/$(date +%Y%m%d-%H%M%S)"
@@ -110,8 +122,9 @@ append_for() { # append_for TOPO: its kernel command line
 	return 0
 }
 for topo in $by_cost; do
-	cmd="sh $REPO/vm/guest-check.sh $topo $BUILD/kselftest $(tests_for "$topo")"
-	[ "$STRESS_SECS" = 0 ] || cmd+="; sh $REPO/stress/guest-stress.sh $STRESS_SECS $BUILD/kselftest"
+	cmd="sh $(sq "$REPO/vm/guest-check.sh") $topo $(sq "$BUILD/kselftest") $(tests_for "$topo")"
+	[ "$STRESS_SECS" = 0 ] ||
+		cmd+="; sh $(sq "$REPO/stress/guest-stress.sh") $STRESS_SECS $(sq "$BUILD/kselftest")"
 	# The torture's watchdog is tested once: the outcome is the program's.
 	[ "$STRESS_SECS" = 0 ] || [ "$topo" = "$first" ] || cmd+=" --no-watchdog-test"
 	start_guest "$topo" "$topo" "$(append_for "$topo")" "$BOOT_TIMEOUT" "$cmd"

@@ -97,7 +97,7 @@ finish() {
 	local summary totals skipped failed elapsed=$(($(date +%s) - started))
 	log "results and logs: $results (console logs: $results/*/console.log)"
 	shopt -s nullglob
-	summary=$(awk -f "$REPO/harness/tap-summary.awk" "$@" "$host_tap" "$results"/*/output.log)
+	summary=$(awk -v optional="$REPO/harness/optional-skips" -f "$REPO/harness/tap-summary.awk" "$@" "$host_tap" "$results"/*/output.log)
 	shopt -u nullglob
 	# Last, so that a log cut to its tail still says what went wrong.
 	[ ! -f "$results/failures.txt" ] || cat "$results/failures.txt" >&2

@@ -3,7 +3,13 @@
 
 # shellcheck disable=SC2034 # used by the scripts that source this file
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD="$REPO/build"
+# Kbuild refuses an output directory whose path holds a space: a checkout
+# whose path does keeps its build outside it, under /var/tmp (not /tmp,
+# which every guest covers with a tmpfs).
+case "$REPO" in
+*[[:space:]]*) BUILD="/var/tmp/sync-wakeup-build-$(printf '%s' "$REPO" | cksum | cut -d' ' -f1)" ;;
+*) BUILD="$REPO/build" ;;
+esac
 # The patched tree every flavour is built from (with O=, so it stays clean).
 # shellcheck disable=SC2034
 TREE="$BUILD/linux"
@@ -170,6 +176,41 @@ icount_args() {
 	*) die "the icount clock (CLOCK=icount, ICOUNT=$2): QEMU counts instructions only under TCG, not ${1%% *}: use CLOCK=host or ACCEL=tcg" ;;
 	esac
 }
+
+# A guest's clock (make bench, make check), from CLOCK (auto, icount or
+# host) and the accelerator: icount (QEMU's -icount, guest time counting instructions
+# at ICOUNT_SHIFT) where QEMU has it, single-threaded TCG; host time
+# otherwise. Dies on a combination QEMU cannot run.
+guest_clock() {
+	local accel
+	accel=$(resolve_accel "${ACCEL:-auto}")
+	case "${CLOCK:-auto}" in
+	auto)
+		if [ "$accel" = tcg ] && [ "${TCG_THREAD:-single}" = single ]; then
+			echo icount
+		else
+			echo host
+		fi
+		;;
+	icount)
+		# icount_args is the one place that says where QEMU has icount.
+		icount_args "$accel $(TCG_THREAD=${TCG_THREAD:-single} accel_args tcg | cut -d' ' -f2-)" \
+			"$ICOUNT_SHIFT" >/dev/null
+		echo icount
+		;;
+	host) echo host ;;
+	*) die "CLOCK=$CLOCK is not valid: use one of: auto icount host" ;;
+	esac
+}
+
+# 8 ns an instruction: a guest second is 125 million instructions, so the
+# bench workloads of fixed length (sockperf, tbench, iperf3) take less than
+# their length in host time (guest time ran 1.6-1.7 times as fast on the
+# 2-vCPU cloud host, 2026-12-02).
+ICOUNT_SHIFT=3
+
+# sq WORD: WORD quoted for the guest's sh (a path may hold a space).
+sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 
 # guest_jobs ACCEL BOOTS: guests make check boots at once. Single-threaded
 # TCG guests each keep one host thread busy: every boot at once (at most 4),

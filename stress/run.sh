@@ -44,7 +44,7 @@ export TCG_THREAD=${TCG_THREAD:-single}
 secs=$((DURATION * 60))
 for topo in $TOPOS; do
 	guest "$topo" "$topo" "" $((secs + 900)) \
-		"sh $REPO/stress/guest-stress.sh $secs $BUILD/kselftest" \
+		"sh $(sq "$REPO/stress/guest-stress.sh") $secs $(sq "$BUILD/kselftest")" \
 		stress:sync_wakeup_torture
 	sed -n 's/^# # \(\(counters under\|[0-9]\+ s:\|[0-9]\+ \(policy\|hotplug\|counter\)\).*\)/    \1/p' \
 		"$results/$topo/output.log" 2>/dev/null >&2 || true

@@ -52,7 +52,9 @@ echo "$TOPO" >"$out/topology"
 
 append="console=ttyS0 loglevel=7 panic=-1 root=rootfs rootfstype=9p ro"
 append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144"
-append+=" init=$REPO/vm/guest-init.sh"
+# Quoted: the kernel takes a value in double quotes whole (a path may hold
+# a space).
+append+=" init=\"$REPO/vm/guest-init.sh\""
 # PCI interrupts from the MP table (CONFIG_X86_MPPARSE), not from ACPI:
 # under TCG with KASAN, ACPI's routing of the two virtio-pci interrupts
 # kept virtio_pci_driver_init 18.4 s of a 20 s boot to init; 5 s to init
