@@ -200,6 +200,22 @@ int sw_stats_read(struct sw_stats *st)
 	return i == SW_NR_STATS ? 0 : -EPROTO;
 }
 
+/*
+ * @st becomes what the counters counted since snapshot @start: a difference,
+ * not a reset, so that a window around it (sw_window_start()) still sees
+ * every count.
+ */
+int sw_stats_since(const struct sw_stats *start, struct sw_stats *st)
+{
+	int i, err = sw_stats_read(st);
+
+	if (err)
+		return err;
+	for (i = 0; i < SW_NR_STATS; i++)
+		st->v[i] -= start->v[i];
+	return 0;
+}
+
 int sw_stats_reset(void)
 {
 	return sw_write_str(SW_STATS_PATH, "0");
@@ -572,6 +588,69 @@ static int sw_trace_verdict(const char *name)
 	return -1;
 }
 
+#define SW_CPU_DIR	"/sys/devices/system/cpu/cpu%d"
+
+/* The first CPU of the list in @cpu's sysfs file @fmt (index @i), or -1. */
+static int sw_cpu_list_first(const char *fmt, int cpu, int i)
+{
+	char path[160], buf[256];
+
+	snprintf(path, sizeof(path), fmt, cpu, i);
+	if (sw_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return atoi(buf);
+}
+
+/*
+ * The CPU that names @cpu's last-level cache, as cpus_share_cache() sees
+ * it: the first CPU sharing the highest-level cache in sysfs; @cpu itself
+ * if sysfs shows no cache.
+ */
+static int sw_llc_id(int cpu)
+{
+	int i, level, best = 0, id = cpu;
+	char path[160], buf[16];
+
+	for (i = 0; i < 10; i++) {
+		snprintf(path, sizeof(path), SW_CPU_DIR "/cache/index%d/level", cpu, i);
+		if (sw_read_file(path, buf, sizeof(buf)) <= 0)
+			continue;
+		level = atoi(buf);
+		if (level <= best)
+			continue;
+		best = level;
+		id = sw_cpu_list_first(SW_CPU_DIR "/cache/index%d/shared_cpu_list", cpu, i);
+		if (id < 0)
+			id = cpu;
+	}
+	return id;
+}
+
+/*
+ * Each CPU's core and LLC, named by their first CPU, from sysfs: where a
+ * wakee landed, told apart from the counters. Returns the number of CPUs
+ * filled in, or -errno.
+ */
+static int sw_topology_load(int **core, int **llc)
+{
+	int cpu, nr = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (nr <= 0)
+		return -ENOENT;
+	*core = calloc(nr, sizeof(**core));
+	*llc = calloc(nr, sizeof(**llc));
+	if (!*core || !*llc)
+		return -ENOMEM;
+	for (cpu = 0; cpu < nr; cpu++) {
+		(*core)[cpu] = sw_cpu_list_first(SW_CPU_DIR "/topology/thread_siblings_list",
+						 cpu, 0);
+		if ((*core)[cpu] < 0)
+			(*core)[cpu] = cpu;
+		(*llc)[cpu] = sw_llc_id(cpu);
+	}
+	return nr;
+}
+
 #define SW_TRACE_WOKE_MAX	64
 
 struct sw_trace_parse {
@@ -587,7 +666,21 @@ struct sw_trace_parse {
 	int nr_woke;
 	pid_t self;
 	size_t comm_len;
+	int *core, *llc;	/* per CPU: first CPU of its core, of its LLC */
+	int nr_cpus;
 };
+
+/* Where @dest is, seen from the waker CPU @cpu, as the counters say it. */
+static int sw_trace_landing(const struct sw_trace_parse *tp, int cpu, int dest)
+{
+	if (dest == cpu)
+		return SW_LANDED_WAKER_CPU;
+	if (tp->core[cpu] == tp->core[dest])
+		return SW_LANDED_SMT_SIBLING;
+	if (tp->llc[cpu] == tp->llc[dest])
+		return SW_LANDED_SAME_LLC;
+	return SW_LANDED_OTHER_LLC;
+}
 
 /* Remember @line as @pid's last event. */
 static void sw_trace_seen(struct sw_trace_parse *tp, int pid, const char *line)
@@ -723,11 +816,13 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		   &pid, policy, verdict, cname, &sync, &n) != 5 || !n ||
 	    sscanf(f + n, " this_cpu=%d prev_cpu=%d affine_cpu=%d dest_cpu=%d",
 		   &this_cpu, &prev_cpu, &affine_cpu, &dest_cpu) != 4 ||
-	    pid <= 0 || pid > tp->pid_max) {
+	    pid <= 0 || pid > tp->pid_max || this_cpu < 0 || this_cpu >= tp->nr_cpus ||
+	    dest_cpu < 0 || dest_cpu >= tp->nr_cpus) {
 		sw_trace_wrong(tp, line, "cannot parse");
 		return;
 	}
 	out->events++;
+	out->landings[sw_trace_landing(tp, this_cpu, dest_cpu)]++;
 	ours = comm_len == tp->comm_len && !strncmp(comm, tp->comm, comm_len);
 	if (ours) {
 		out->ours++;
@@ -749,6 +844,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		return;
 	}
 	out->contexts[ctx]++;
+	/* A promise is made where the waker is current (and fair: all are here). */
+	out->wakers += ctx <= SW_CTX_SOFTIRQ_BH;
 	/* softirq_bh is a softirq too, one that current ran itself. */
 	if (sw_trace_flags_ctx(line) != (ctx == SW_CTX_SOFTIRQ_BH ? SW_CTX_SOFTIRQ : ctx))
 		sw_trace_wrong(tp, line, "ctx=%s, but the latency flags say otherwise", cname);
@@ -839,6 +936,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const 
 		sw_trace_wrong(tp, line, "kept, but ran %llu ns, past the limit %llu", ran, limit);
 	else if (c == SW_PROMISE_LATE && ran <= limit)
 		sw_trace_wrong(tp, line, "late, but ran %llu ns, under the limit %llu", ran, limit);
+	tp->out->promises[c]++;
 	if (pid != tp->self)
 		return;
 	before = tp->record;
@@ -1007,8 +1105,15 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 		err = -errno;
 	tp.comm_len = strlen(tp.comm);
 	tp.self = own;
+	if (!err) {
+		tp.nr_cpus = sw_topology_load(&tp.core, &tp.llc);
+		if (tp.nr_cpus < 0)
+			err = tp.nr_cpus;
+	}
 	if (!err)
 		err = sw_trace_parse(&tp);
+	free(tp.core);
+	free(tp.llc);
 	if (tp.seen)
 		for (i = 0; i <= tp.pid_max; i++)
 			free(tp.seen[i]);
@@ -1017,6 +1122,10 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 	if (!err && !policy && out->events)
 		sw_trace_wrong(&tp, "", "%ld decisions traced while the feature was off",
 			       out->events);
+	if (!err && !policy &&
+	    out->promises[SW_PROMISE_SLEPT] + out->promises[SW_PROMISE_LATE] +
+	    out->promises[SW_PROMISE_AWAKE])
+		sw_trace_wrong(&tp, "", "promises judged while the feature was off");
 
 	for (i = 0; i < SW_TRACE_NR_SAVED; i++) {
 		ret = sw_write_str(sw_trace_files[i], sw_trace_saved[i]);
@@ -1041,9 +1150,86 @@ const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
 			off += snprintf(buf + off, size - off, " %s=%ld",
 					sw_stat_names[i], t->verdicts[i]);
 	if (off < size)
-		snprintf(buf + off, size - off, " paired=%ld pending=%ld reciprocal=%ld wrong=%ld",
-			 t->paired, t->pending, t->reciprocal, t->wrong);
+		snprintf(buf + off, size - off,
+			 " paired=%ld pending=%ld reciprocal=%ld wrong=%ld unwitnessed=%ld",
+			 t->paired, t->pending, t->reciprocal, t->wrong, t->unwitnessed);
 	return buf;
+}
+
+/*
+ * Start a window: the feature off, a snapshot of the counters in @before,
+ * the trace on, then the feature on if @on. Every decision counted from
+ * here until sw_window_stop() is traced, and none outside it: both happen
+ * at the same place, only while the feature is on.
+ */
+int sw_window_start(bool on, struct sw_stats *before)
+{
+	int err = sw_feature_set(false);
+
+	if (!err)
+		err = sw_stats_read(before);
+	if (!err)
+		err = sw_trace_start();
+	if (!err && on)
+		err = sw_feature_set(true);
+	return err;
+}
+
+/* Append "<name> <counted> (trace <seen>)" to @out's witness if they differ. */
+static void sw_witness(struct sw_trace *out, const char *name, long counted, long seen)
+{
+	size_t off = strlen(out->witness);
+
+	if (counted == seen)
+		return;
+	out->unwitnessed++;
+	snprintf(out->witness + off, sizeof(out->witness) - off, "%s%s %ld (trace %ld)",
+		 off ? ", " : "", name, counted, seen);
+}
+
+/*
+ * End the window sw_window_start() began: the feature off, then the trace
+ * stopped and checked as sw_trace_stop_pid() does, then the counters
+ * compared with it. Each counter must have moved by what the trace shows:
+ * sync_wakeups by the events, each verdict and context by its events, each
+ * landing by the events whose dest_cpu is there (from sysfs), promise_kept
+ * and promise_broken by the promises' ends, promise_pending by the
+ * promises made (decisions in task or softirq_bh context) less those
+ * ended. A counter the kernel skips, doubles or puts in the wrong bucket
+ * lands in @out->unwitnessed. The feature stays off.
+ */
+int sw_window_stop(const char *policy, pid_t own, const struct sw_stats *before,
+		   struct sw_trace *out)
+{
+	struct sw_stats after;
+	long d[SW_NR_STATS], ended;
+	int i, err = sw_feature_set(false);
+
+	if (err)
+		return err;
+	err = sw_trace_stop_pid(policy, own, out);
+	if (!err)
+		err = sw_stats_read(&after);
+	if (err)
+		return err;
+	for (i = 0; i < SW_NR_STATS; i++)
+		d[i] = (long)(after.v[i] - before->v[i]);
+	ended = out->promises[SW_PROMISE_SLEPT] + out->promises[SW_PROMISE_LATE] +
+		out->promises[SW_PROMISE_AWAKE];
+	sw_witness(out, sw_stat_names[SW_SYNC_WAKEUPS], d[SW_SYNC_WAKEUPS], out->events);
+	for (i = SW_FIRST_VERDICT; i <= SW_LAST_VERDICT; i++)
+		sw_witness(out, sw_stat_names[i], d[i], out->verdicts[i]);
+	for (i = SW_FIRST_LANDING; i <= SW_LAST_LANDING; i++)
+		sw_witness(out, sw_stat_names[i], d[i], out->landings[i]);
+	for (i = SW_FIRST_CONTEXT; i <= SW_LAST_CONTEXT; i++)
+		sw_witness(out, sw_stat_names[i], d[i], out->contexts[i - SW_FIRST_CONTEXT]);
+	sw_witness(out, sw_stat_names[SW_PROMISE_KEPT], d[SW_PROMISE_KEPT],
+		   out->promises[SW_PROMISE_SLEPT]);
+	sw_witness(out, sw_stat_names[SW_PROMISE_BROKEN], d[SW_PROMISE_BROKEN],
+		   out->promises[SW_PROMISE_LATE] + out->promises[SW_PROMISE_AWAKE]);
+	sw_witness(out, sw_stat_names[SW_PROMISE_PENDING], d[SW_PROMISE_PENDING],
+		   out->wakers - ended);
+	return 0;
 }
 
 /* ---- presence of the interface -------------------------------------- */
@@ -1193,6 +1379,25 @@ int sw_smt_active(void)
 	return nr > 0 ? 0 : -ENOENT;
 }
 
+/* How many last-level caches the CPUs this process may use span; -errno. */
+int sw_nr_llcs(void)
+{
+	int cpu, i, n = 0, ids[CPU_SETSIZE];
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		ids[n] = sw_llc_id(cpu);
+		for (i = 0; i < n && ids[i] != ids[n]; i++)
+			;
+		n += i == n;
+	}
+	return n;
+}
+
 /* ---- forked helpers ------------------------------------------------- */
 
 struct sw_child_result *sw_child_result_alloc(void)
@@ -1323,9 +1528,9 @@ static int sw_wait_asleep(int fd)
  *
  * A message is the sender's CPU, taken just before write(); the receiver
  * compares it with its own CPU right after read() returns. @warmup round
- * trips run first and are not counted; then, if @st is set, the counters
- * are reset, @rounds round trips are counted and the counters are read
- * into @st before the child exits. With SW_PP_ANSWER_ASLEEP in @flags the
+ * trips run first and are not counted; then @rounds round trips are, and
+ * if @st is set it gets what the counters counted over them, read before
+ * the child exits. With SW_PP_ANSWER_ASLEEP in @flags the
  * child answers only once this process shows state S: under TCG the
  * child's vCPU can otherwise run and answer before the waker's vCPU reaches
  * its read(), and the waker never sleeps. State S is set in pipe_read()
@@ -1338,6 +1543,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 {
 	int p2c[2], c2p[2], err = 0, status, parent = -1;
 	struct sw_pingpong *shared;
+	struct sw_stats start;
 	double t0 = 0;
 	long i;
 	pid_t pid;
@@ -1408,7 +1614,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 
 		if (i == warmup) {
 			if (st) {
-				err = sw_stats_reset();
+				err = sw_stats_read(&start);
 				if (err)
 					break;
 			}
@@ -1430,7 +1636,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 	if (!err && rounds)
 		out->usec_per_round = (sw_now_us() - t0) / rounds;
 	if (!err && st)
-		err = sw_stats_read(st);
+		err = sw_stats_since(&start, st);
 
 	if (err)
 		kill(pid, SIGKILL);
@@ -1481,7 +1687,7 @@ out_unmap:
  * wakees on every write would soon make wake_wide() call every wakeup wide
  * and no wake-affine rule would ever look at it. Round robin is for the
  * writer's promises: it wakes another reader before it ever sleeps.
- * If @st is set the counters are reset before and read after the writes,
+ * If @st is set it gets what the counters counted over the writes, read
  * while every reader is still alive. Returns 0 or -errno.
  */
 int sw_fanout_run(int readers, long rounds, long pause_us, bool round_robin,
@@ -1489,6 +1695,7 @@ int sw_fanout_run(int readers, long rounds, long pause_us, bool round_robin,
 {
 	int fds[SW_FANOUT_MAX_READERS][2], status, err = 0, r, nr = 0;
 	pid_t pids[SW_FANOUT_MAX_READERS];
+	struct sw_stats start;
 	long *bytes;
 	double t0, t;
 	long i;
@@ -1545,7 +1752,7 @@ int sw_fanout_run(int readers, long rounds, long pause_us, bool round_robin,
 	}
 
 	if (st) {
-		err = sw_stats_reset();
+		err = sw_stats_read(&start);
 		if (err)
 			goto out;
 	}
@@ -1559,7 +1766,7 @@ int sw_fanout_run(int readers, long rounds, long pause_us, bool round_robin,
 	}
 	out->usec = sw_now_us() - t0;
 	if (!err && st)
-		err = sw_stats_read(st);
+		err = sw_stats_since(&start, st);
 
 out:
 	for (r = 0; r < readers; r++) {

@@ -129,6 +129,7 @@ bool sw_is_policy(const char *name);
 /* ---- counters ------------------------------------------------------- */
 
 int sw_stats_read(struct sw_stats *st);
+int sw_stats_since(const struct sw_stats *start, struct sw_stats *st);
 int sw_stats_reset(void);
 unsigned long sw_stats_verdicts(const struct sw_stats *st);
 unsigned long sw_stats_landings(const struct sw_stats *st);
@@ -211,6 +212,11 @@ struct sw_trace {
 	long own;			/* decisions with this process as waker */
 	long own_promises[SW_NR_PROMISE_CAUSES];	/* its promises' ends */
 	long contexts[SW_NR_CONTEXTS];	/* decisions by context, every task's */
+	long landings[SW_NR_STATS];	/* by where dest_cpu is (SW_LANDED_...) */
+	long wakers;			/* in task or softirq_bh context: promises */
+	long promises[SW_NR_PROMISE_CAUSES];	/* every task's promises' ends */
+	long unwitnessed;		/* counters that disagree with the trace */
+	char witness[512];		/* which, if any */
 	long own_checked;		/* its decisions checked against its record */
 	struct sw_own_decision own_seq[SW_TRACE_OWN_MAX];	/* the first of them */
 };
@@ -221,6 +227,14 @@ int sw_trace_start(void);
 int sw_trace_stop(const char *policy, struct sw_trace *out);
 int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out);
 const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size);
+
+/*
+ * A window in which the feature is on for exactly as long as the trace
+ * runs: the counters' movement over it must be what the trace shows.
+ */
+int sw_window_start(bool on, struct sw_stats *before);
+int sw_window_stop(const char *policy, pid_t own, const struct sw_stats *before,
+		   struct sw_trace *out);
 
 /* ---- presence of the interface -------------------------------------- */
 
@@ -249,6 +263,7 @@ bool sw_restore_initial_state(void);
 
 int sw_nr_allowed_cpus(void);
 int sw_smt_active(void);
+int sw_nr_llcs(void);
 
 /* ---- forked helpers ------------------------------------------------- */
 
