@@ -35,7 +35,6 @@ planned_runs() {
 	"$BENCH/guest-bench.sh" --check | awk '/^runs: / { print $2 + $4 }'
 }
 
-
 # guest_cmd KCONFIG: the guest's command line: guest-bench.sh with the
 # GUEST_VARS that are set, and the booted kernel's config (for HZ and the
 # preemption model; the guest sees the host's files).

@@ -41,9 +41,13 @@ export TCG_THREAD=${TCG_THREAD:-single}
 # the instructions it ran, not from how busy the host is, so the placement
 # tests can judge shares. The torture shares the boot and its clock: its
 # stall limit counts guest time, which the clock only makes steadier.
+# The placement tests judge their shares only there (SW_JUDGE_SHARES=1):
+# their bounds are the emulator's on that clock.
 clock=$(guest_clock) || exit 1
+judge=""
 if [ "$clock" = icount ]; then
 	export ICOUNT=$ICOUNT_SHIFT
+	judge="SW_JUDGE_SHARES=1 "
 else
 	unset ICOUNT
 fi
@@ -122,7 +126,7 @@ append_for() { # append_for TOPO: its kernel command line
 	return 0
 }
 for topo in $by_cost; do
-	cmd="sh $(sq "$REPO/vm/guest-check.sh") $topo $(sq "$BUILD/kselftest") $(tests_for "$topo")"
+	cmd="${judge}sh $(sq "$REPO/vm/guest-check.sh") $topo $(sq "$BUILD/kselftest") $(tests_for "$topo")"
 	[ "$STRESS_SECS" = 0 ] ||
 		cmd+="; sh $(sq "$REPO/stress/guest-stress.sh") $STRESS_SECS $(sq "$BUILD/kselftest")"
 	# The torture's watchdog is tested once: the outcome is the program's.

@@ -5,7 +5,8 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Kbuild refuses an output directory whose path holds a space: a checkout
 # whose path does keeps its build outside it, under /var/tmp (not /tmp,
-# which every guest covers with a tmpfs).
+# which every guest covers with a tmpfs). The name is predictable: fine for
+# a machine of one user, not for a shared one (noted in issue 27).
 case "$REPO" in
 *[[:space:]]*) BUILD="/var/tmp/sync-wakeup-build-$(printf '%s' "$REPO" | cksum | cut -d' ' -f1)" ;;
 *) BUILD="$REPO/build" ;;
@@ -178,9 +179,9 @@ icount_args() {
 }
 
 # A guest's clock (make bench, make check), from CLOCK (auto, icount or
-# host) and the accelerator: icount (QEMU's -icount, guest time counting instructions
-# at ICOUNT_SHIFT) where QEMU has it, single-threaded TCG; host time
-# otherwise. Dies on a combination QEMU cannot run.
+# host) and the accelerator: icount (QEMU's -icount, guest time counting
+# instructions at ICOUNT_SHIFT) where QEMU has it, single-threaded TCG;
+# host time otherwise. Dies on a combination QEMU cannot run.
 guest_clock() {
 	local accel
 	accel=$(resolve_accel "${ACCEL:-auto}")

@@ -602,9 +602,11 @@ static int sw_cpu_list_first(const char *fmt, int cpu, int i)
 }
 
 /*
- * The CPU that names @cpu's last-level cache, as cpus_share_cache() sees
- * it: the first CPU sharing the highest-level cache in sysfs; @cpu itself
- * if sysfs shows no cache.
+ * The CPU that names @cpu's last-level cache: the first CPU sharing the
+ * highest-level cache in sysfs; @cpu itself if sysfs shows no cache. That
+ * is what cpus_share_cache() sees where the scheduler's LLC domains follow
+ * the caches, as in the test guests; cpuset partitions or isolcpus= that
+ * split an LLC would make the landings disagree (sd_llc_id).
  */
 static int sw_llc_id(int cpu)
 {
@@ -844,7 +846,11 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		return;
 	}
 	out->contexts[ctx]++;
-	/* A promise is made where the waker is current (and fair: all are here). */
+	/*
+	 * A promise is made where the waker is current and fair: every waker
+	 * in task or softirq_bh context in the test guests; an RT waker would
+	 * make promise_pending disagree.
+	 */
 	out->wakers += ctx <= SW_CTX_SOFTIRQ_BH;
 	/* softirq_bh is a softirq too, one that current ran itself. */
 	if (sw_trace_flags_ctx(line) != (ctx == SW_CTX_SOFTIRQ_BH ? SW_CTX_SOFTIRQ : ctx))
