@@ -24,14 +24,30 @@ fragments() {
 	return 0
 }
 
+# copy_fragments DIR: the fragments copied into DIR, one path a line.
+# merge_config.sh splits its file list on spaces, and a checkout's path may
+# hold one; DIR (under BUILD) does not.
+copy_fragments() {
+	local f n=0
+	rm -rf "$1"
+	mkdir -p "$1"
+	while read -r f; do
+		n=$((n + 1))
+		cp "$f" "$1/$n-$(basename "$f")"
+		echo "$1/$n-$(basename "$f")"
+	done <<<"$(fragments)"
+}
+
 configure() {
+	local frags
 	mkdir -p "$out"
+	frags=$(copy_fragments "$out/fragments")
 	# allnoconfig with the fragments: an option nobody asks for stays out.
-	# shellcheck disable=SC2046
-	(cd "$src" && scripts/kconfig/merge_config.sh -n -O "$out" $(fragments)) >"$out/merge_config.log" 2>&1 ||
+	# shellcheck disable=SC2086 # one path a word, none with a space
+	(cd "$src" && scripts/kconfig/merge_config.sh -n -O "$out" $frags) >"$out/merge_config.log" 2>&1 ||
 		die "merge_config.sh failed: see $out/merge_config.log"
-	# shellcheck disable=SC2046
-	verify_config "$out/.config" "the $flavour config" $(fragments) ||
+	# shellcheck disable=SC2086
+	verify_config "$out/.config" "the $flavour config" $frags ||
 		die "the $flavour config lacks options the fragments ask for: check their dependencies (make -C $src O=$out menuconfig)"
 }
 
