@@ -107,7 +107,7 @@ check_host() {
 	fi
 	now=$(tr ' ' '\n' 2>/dev/null <"$FEATURES" | grep -x 'NO_SYNC_PAIR_AFFINE\|SYNC_PAIR_AFFINE') || now=""
 	if [ -z "$now" ] || ! echo "$now" 2>/dev/null >"$FEATURES"; then
-		die "cannot read and write SYNC_PAIR_AFFINE in $FEATURES (debugfs not mounted, or locked down as under Secure Boot: cat /sys/kernel/security/lockdown): the arms cannot be switched at run time; use the boot parameter sched_sync_wakeup=<policy>, one boot per arm (README, On real hardware)"
+		die "cannot read and write SYNC_PAIR_AFFINE in $FEATURES (debugfs not mounted, or locked down as under Secure Boot: cat /sys/kernel/security/lockdown): the arms cannot be switched at run time; use the boot parameter sched_sync_wakeup=<policy>, one boot per arm (docs/real-hardware.md)"
 	fi
 }
 

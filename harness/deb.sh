@@ -139,7 +139,7 @@ Debian's kernel headers for user space, which glibc is built against.
 The package's hooks run update-grub. Boot it once, keeping your kernel the default:
   grub-reboot "Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux $rel" && reboot
 Then, in a clone of this repository on that machine: make bench HOST=1
-(Secure Boot: the package is not signed; see the README, "On real hardware".)
+(Secure Boot: the package is not signed; see docs/real-hardware.md.)
 EOF
 }
 
