@@ -139,7 +139,14 @@ for f in lint bench-host; do
 	sed 's/^/    /' "$results/$f.tap" >&2
 done
 
+# The bounds the placement tests judge only when told to: a guest that
+# did not get SW_JUDGE_SHARES=1 would pass them unjudged.
+shares_judged() { ! grep -q 'not judged here' "$1"; }
+
 for topo in $TOPOS; do
+	[ -z "$judge" ] ||
+		expect "boot $topo: the placement shares were judged (SW_JUDGE_SHARES=1)" \
+			shares_judged "$results/$topo/output.log"
 	results_for=$(tests_for "$topo")
 	[ "$STRESS_SECS" = 0 ] || results_for+=" stress:sync_wakeup_torture"
 	# shellcheck disable=SC2086 # one word per test
