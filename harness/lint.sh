@@ -57,6 +57,7 @@ self_test bench/host-test.sh "make bench HOST=1 stops before any work where it c
 self_test bench/lib-test.sh "bench/lib.sh tells a busy host from an idle one and picks the guest clock" cases
 self_test harness/accel-test.sh "harness/lib.sh picks KVM or TCG and their QEMU arguments right" cases
 self_test harness/check-vars-test.sh "harness/check-vars.sh refuses bad variables before any work" cases
+self_test harness/prepare-tree-test.sh "harness/prepare-tree.sh refuses to remake a tree over work not written back" cases
 
 out=$(cd "$REPO" && find .ci harness vm bench stress -type f \( -name "*.sh" -o -name run \) -print0 | xargs -0 shellcheck -x 2>&1) && rc=0 || rc=1
 tap "$rc" "shellcheck on the harness" "$out"

@@ -7,6 +7,8 @@
 # timestamp if its content is the same, and gets a new one otherwise: an
 # edit to one changelog does not rebuild the kernel, and a file a patch no
 # longer touches is rebuilt although rsync gives it its old upstream time.
+# Work done in build/linux and not written back to the repository would be
+# lost by that rebuild, so it refuses then (unsaved_work below).
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -48,11 +50,42 @@ touched_files() {
 	return 0
 }
 
-log "preparing $TREE from $src ($(kernel_version "$src"))"
-mkdir -p "$TREE"
-rm -f "$TREE/.sync-wakeup-stamp"
+# unsaved_work: each file in $TREE that differs from what the last
+# preparation left and is not written back: a patched file with changes
+# quilt has not refreshed into patches/, an overlay file edited in the tree
+# and not copied back, any other file that is not the source's.
+sums="$TREE/.sync-wakeup-sums"
+unsaved_work() {
+	local p f
+	[ -f "$manifest" ] && [ -f "$sums" ] || return 0
+	(cd "$TREE" && QUILT_PATCHES="$REPO/patches" QUILT_PC=.pc quilt applied 2>/dev/null) |
+		while read -r p; do
+			(cd "$TREE" && QUILT_PATCHES="$REPO/patches" QUILT_PC=.pc \
+				quilt diff -z -p ab -P "$p" 2>/dev/null) | sed -n 's|^+++ b/||p'
+		done
+	(cd "$TREE" && sha256sum --quiet -c "$sums" 2>/dev/null) | sed -n 's/: FAILED.*$//p' |
+		while read -r f; do
+			cmp -s "$TREE/$f" "$REPO/$f" || echo "$f"
+		done
+	touched_files | LC_ALL=C sort -u >"$old/.touched"
+	rsync -ani --delete --dry-run --exclude=/.pc --exclude='/.sync-wakeup-*' "$src/" "$TREE/" |
+		sed -n 's/^\(>f[^ ]*\|\*deleting\) *//p' | grep -v '/$' |
+		LC_ALL=C sort | LC_ALL=C comm -23 - "$old/.touched"
+}
+
 old=$(mktemp -d)
 trap 'rm -rf "$old"' EXIT
+if [ "${DISCARD_TREE:-0}" != 1 ] && [ -d "$TREE" ]; then
+	unsaved=$(unsaved_work | LC_ALL=C sort -u)
+	if [ -n "$unsaved" ]; then
+		printf '%s\n' "$unsaved" | sed 's/^/  /' >&2
+		die "$TREE must be made anew (a patch, an overlay file or the source changed), but the files above hold work not written back. Keep it: 'quilt refresh' a patched file (QUILT_PATCHES=$REPO/patches QUILT_PC=.pc, in $TREE), copy an overlay file to the repository, or 'quilt add' and refresh a new one. Drop it: add DISCARD_TREE=1."
+	fi
+fi
+
+log "preparing $TREE from $src ($(kernel_version "$src"))"
+mkdir -p "$TREE"
+rm -f "$TREE/.sync-wakeup-stamp" "$sums"
 touched_files | LC_ALL=C sort -u >"$old/.list"
 while read -r f; do
 	[ -f "$TREE/$f" ] || continue
@@ -86,6 +119,7 @@ done <<<"$(overlay_files)"
 log "copied $n overlay files"
 
 overlay_files >"$manifest"
+(cd "$TREE" && xargs -r -d '\n' sha256sum <"$manifest" >"$sums")
 touched_files | LC_ALL=C sort -u | LC_ALL=C comm - "$old/.list" | tr -d '\t' |
 	while read -r f; do
 		if [ -f "$old/$f" ] && [ -f "$TREE/$f" ] && cmp -s "$old/$f" "$TREE/$f"; then
