@@ -10,16 +10,19 @@ export ROUNDS ARMS WORKLOADS QUICK BOOTS BASELINE NOBUILD CLOCK
 export PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT
 # HOST only from the command line: some shells export HOST=<hostname>.
 override HOST := $(if $(filter command line,$(origin HOST)),$(HOST),)
-export BASECONFIG LOCALMODCONFIG LSMOD DBG HOST
+export BASECONFIG LOCALMODCONFIG LSMOD DBG HOST CLONE_TARGET CLONE_USER DISCARD_TREE
 
 H := harness
 
-.PHONY: help vars deps source tree kernel selftests vm check stress series series-check lint bloat bench bench-overhead deb clean
+.PHONY: help vars deps source tree kernel selftests vm check check-clones stress series series-check lint bloat bench bench-overhead deb clean
 
 help:
 	@echo 'Targets (each installs missing Debian packages first; run as root):'
 	@echo '  check           build the debug kernel, boot it on flat, smt and llc2, run the'
 	@echo '                  selftests and static checks; ends with "N passed, N failed"'
+	@echo '  check-clones    the committed HEAD cloned into root'"'"'s home, CLONE_USER'"'"'s home'
+	@echo '                  (made, mode 700), /var/tmp and a path with a space; make'
+	@echo '                  CLONE_TARGET=check (or lint) in each: 4 times a check'
 	@echo '  stress          torture the debug kernel for DURATION=15 minutes on TOPOS="flat'
 	@echo '                  llc2" (or TOPO=x): policy flips, hotplug, affinity, stress-ng'
 	@echo '  bench           A/B every policy in one boot of the bench kernel; tables and'
@@ -49,6 +52,8 @@ help:
 	@echo '  deps            apt-get install what is missing'
 	@echo '  clean           remove build/'
 	@echo 'Variables: KSRC=/path/to/linux  FLAVOUR=bench|test  TOPO=flat|smt|llc2'
+	@echo '           DISCARD_TREE=1 (remake build/linux even if it holds work not'
+	@echo '           written back to patches/ or the overlay; without it, a refusal)'
 	@echo '           ACCEL=auto|kvm|tcg  APPEND="kernel args"  TIMEOUT=seconds'
 	@echo 'Check:     TOPOS="flat smt llc2"  STRESS_SECS=60 (torture in each boot; 0: none)'
 	@echo 'Bench:     ROUNDS=5  ARMS="off hint-only ..."  WORKLOADS="pipe msg-thread-g2 ..."'
@@ -89,6 +94,9 @@ bloat: source
 
 check: source
 	@$(H)/check.sh
+
+check-clones: vars
+	@$(H)/check-clones.sh
 
 # TOPO=x on the command line narrows the stress run to one topology.
 stress: source

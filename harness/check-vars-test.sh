@@ -11,7 +11,7 @@ expect() {
 	shift
 	env -u KSRC -u TOPO -u TOPOS -u ACCEL -u TCG_THREAD -u CLOCK -u TESTS -u STRESS_SECS \
 		-u BOOT_TIMEOUT -u TIMEOUT -u GUEST_JOBS -u FLAVOUR -u SERIES_BUILDS \
-		-u BASECONFIG -u LOCALMODCONFIG -u LSMOD -u DBG -u HOST \
+		-u BASECONFIG -u LOCALMODCONFIG -u LSMOD -u DBG -u HOST -u CLONE_TARGET -u CLONE_USER -u DISCARD_TREE \
 		"$@" "$REPO/harness/check-vars.sh" >/dev/null 2>&1 || got=$?
 	[ "$got" = "$want" ] && rc=0 || rc=1
 	tap "$rc" "check-vars $([ "$want" = 0 ] && echo accepts || echo refuses) ${*:-the defaults}" \
@@ -42,6 +42,11 @@ expect 1 BOOT_TIMEOUT=10m
 expect 1 GUEST_JOBS=0
 expect 1 FLAVOUR=debug
 expect 1 SERIES_BUILDS=maybe
+expect 0 CLONE_TARGET=lint CLONE_USER=swclone
+expect 1 CLONE_TARGET=bench
+expect 1 CLONE_USER="a b"
+expect 1 CLONE_USER=Root
+expect 1 DISCARD_TREE=yes
 
 echo "check-vars: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
 [ "$tap_failed" = 0 ]

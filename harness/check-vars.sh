@@ -50,12 +50,17 @@ fi
 one_of TCG_THREAD single multi
 one_of CLOCK auto icount host
 one_of SERIES_BUILDS yes no
+one_of CLONE_TARGET check lint
+case "${CLONE_USER:-}" in
+*[!a-z0-9_-]* | [!a-z_]*) die "CLONE_USER=$CLONE_USER is not a user name: use lower-case letters, digits, _ and -" ;;
+esac
 one_of TESTS sched/sync_wakeup:sync_wakeup_iface sched/sync_wakeup:sync_wakeup_fuzz \
 	sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_boot \
 	sched/sync_wakeup:sync_wakeup_promise
 one_of LOCALMODCONFIG 0 1
 one_of DBG 0 1
 one_of HOST 0 1
+one_of DISCARD_TREE 0 1
 for v in BASECONFIG LSMOD; do
 	if [ -n "${!v:-}" ] && [ ! -r "${!v}" ]; then
 		die "$v=${!v} is not a readable file: name an existing one, or unset $v"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# make check-clones: the committed HEAD cloned wherever root might clone it
+# (root's home, another user's home, a world-readable folder, a path with a
+# space; the homes mode 700), and CLONE_TARGET run in each clone, one after
+# another. Ends "N passed, N failed", a clone per case; a clone that passed
+# is removed with its build, one that failed is kept for a look.
+set -eu
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+target=${CLONE_TARGET:-check}
+user=${CLONE_USER:-swclone}
+stamp=$(date +%Y%m%d-%H%M%S)
+out="$BUILD/check-clones/$stamp"
+
+# CLONE_USER's home; the user is made, with a home of mode 700 (as
+# adduser makes it on Debian 12), if there is none.
+other_home() {
+	getent passwd "$user" >/dev/null ||
+		useradd --create-home --key HOME_MODE=0700 "$user" ||
+		die "cannot create user $user: set CLONE_USER to an existing one"
+	getent passwd "$user" | cut -d: -f6
+}
+
+# clone_one N WHERE DIR: clone into DIR, run the target, print a TAP line.
+clone_one() {
+	local n=$1 where=$2 dir=$3 log="$out/$1.log" start rc=0 last bdir
+	start=$(date +%s)
+	git clone -q "$REPO" "$dir" >"$log" 2>&1 &&
+		(cd "$dir" && make "$target") >>"$log" 2>&1 || rc=$?
+	last=$(tail -n 1 "$log")
+	case "$last" in *" passed, 0 failed") ;; *) [ "$rc" != 0 ] || rc=1 ;; esac
+	if [ "$rc" = 0 ]; then
+		echo "ok $n $where: $last ($(($(date +%s) - start)) s)"
+		bdir=$(cd "$dir" && bash -c '. harness/lib.sh && echo "$BUILD"')
+		rm -rf "$bdir" "$dir"
+	else
+		echo "not ok $n $where ($dir): $last; log $log"
+	fi
+	[ "$rc" = 0 ]
+}
+
+[ "$(id -u)" = 0 ] || die "run as root: it clones into other users' homes"
+[ -z "$(git -C "$REPO" status --porcelain)" ] ||
+	log "uncommitted changes are not cloned: the clones get HEAD $(git -C "$REPO" rev-parse --short HEAD)"
+mkdir -p "$out"
+home=$(other_home)
+passed=0 failed=0 n=0
+while IFS='|' read -r where dir; do
+	n=$((n + 1))
+	if clone_one "$n" "$where" "$dir"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done <<EOF
+root's home|$HOME/sync-wakeup-$stamp
+$user's home|$home/sync-wakeup-$stamp
+a world-readable folder|/var/tmp/sync-wakeup-$stamp
+a path with a space|/var/tmp/sync wakeup $stamp
+EOF
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
