@@ -435,13 +435,16 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size)
 /* ---- the sched:sched_sync_wakeup trace event ------------------------- */
 
 /*
- * The trace settings sw_trace_start() changes, to put back: the four
+ * The trace settings sw_trace_start() changes, to put back: the seven
  * events' enable files, trace_clock, buffer_size_kb and tracing_on.
  */
-#define SW_TRACE_NR_SAVED	7
+#define SW_TRACE_NR_SAVED	10
 static const char * const sw_trace_files[SW_TRACE_NR_SAVED] = {
 	SW_WAKING_DIR "/enable",
 	SW_WAKEUP_DIR "/enable",
+	SW_WAKEUP_NEW_DIR "/enable",
+	SW_SWITCH_DIR "/enable",
+	SW_MIGRATE_DIR "/enable",
 	SW_EVENT_DIR "/enable",
 	SW_PROMISE_DIR "/enable",
 	SW_TRACEFS "/trace_clock",
@@ -532,8 +535,9 @@ static int sw_trace_save(int i)
 }
 
 /*
- * Record sched_sync_wakeup, sched_sync_promise, sched_waking and
- * sched_wakeup of every task from now on, in a cleared buffer. A decision
+ * Record sched_sync_wakeup, sched_sync_promise, sched_waking,
+ * sched_wakeup, sched_wakeup_new, sched_switch and sched_migrate_task of
+ * every task from now on, in a cleared buffer. A decision
  * and the wakeup it leads to are on different CPUs, so the trace must order
  * events across CPUs exactly: the "counter" clock numbers events as they are
  * reserved. ("global" put a wakeup before its decision twice in about
@@ -548,6 +552,9 @@ int sw_trace_start(void)
 		{ SW_TRACEFS "/buffer_size_kb", SW_TRACE_BUFFER_KB },
 		{ SW_WAKING_DIR "/enable", "1" },
 		{ SW_WAKEUP_DIR "/enable", "1" },
+		{ SW_WAKEUP_NEW_DIR "/enable", "1" },
+		{ SW_SWITCH_DIR "/enable", "1" },
+		{ SW_MIGRATE_DIR "/enable", "1" },
 		{ SW_EVENT_DIR "/enable", "1" },
 		{ SW_PROMISE_DIR "/enable", "1" },
 	};
@@ -655,6 +662,14 @@ static int sw_topology_load(int **core, int **llc)
 
 #define SW_TRACE_WOKE_MAX	64
 
+/* A wakeup between our tasks, followed for the stack witness. */
+struct sw_stack {
+	pid_t wakee;
+	int waker_cpu, prev_cpu, dest_cpu;
+	long end;		/* line of its sched_wakeup; 0 while pending */
+	bool busy;		/* prev_cpu was not idle at some point in it */
+};
+
 struct sw_trace_parse {
 	struct sw_trace *out;
 	const char *policy;
@@ -670,6 +685,12 @@ struct sw_trace_parse {
 	size_t comm_len;
 	int *core, *llc;	/* per CPU: first CPU of its core, of its LLC */
 	int nr_cpus;
+	long seq;		/* the event being parsed, counted from 1 */
+	int *curr;		/* per CPU: pid sched_switch put there, -1 unknown */
+	bool *claimed;		/* per CPU: a task woken or moved there since */
+	long *waking;		/* per pid: seq of its pending sched_waking, or 0 */
+	struct sw_stack *stacks;
+	int nr_stacks, cap_stacks;
 };
 
 /* Where @dest is, seen from the waker CPU @cpu, as the counters say it. */
@@ -955,23 +976,146 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const 
 	tp->out->own_promises[c]++;
 }
 
+/* The CPU in the line's "[<cpu>] " field, or -1. */
+static int sw_trace_cpu(const struct sw_trace_parse *tp, const char *line)
+{
+	const char *end = strstr(line, "] "), *start = end;
+	int cpu;
+
+	if (!end)
+		return -1;
+	while (start > line && start[-1] != '[')
+		start--;
+	if (start == line)
+		return -1;
+	cpu = atoi(start);
+	return cpu < tp->nr_cpus ? cpu : -1;
+}
+
+/*
+ * The stack witness. A CPU is idle from a sched_switch to pid 0 until a
+ * task is woken or moved there (the scheduler's idle_cpu() also counts a
+ * wakeup queued there, which its sched_wakeup shows only later: so a
+ * wakeup counts from its sched_waking, while its CPU is not yet known).
+ * Mark busy each followed wakeup but @self whose prev_cpu is @cpu and that
+ * was still pending at @since.
+ */
+static void sw_stack_busy(struct sw_trace_parse *tp, int cpu, long since,
+			  const struct sw_stack *self)
+{
+	struct sw_stack *s;
+
+	for (s = tp->stacks; s < tp->stacks + tp->nr_stacks; s++)
+		if (s != self && s->prev_cpu == cpu && (!s->end || since < s->end))
+			s->busy = true;
+}
+
+/* Follow a wakeup of our task @wakee by ours on @cpu, from @prev. */
+static void sw_stack_open(struct sw_trace_parse *tp, pid_t wakee, int cpu, int prev)
+{
+	struct sw_stack *s;
+
+	if (prev == cpu || prev < 0 || prev >= tp->nr_cpus || tp->llc[prev] != tp->llc[cpu])
+		return;
+	if (tp->nr_stacks == tp->cap_stacks) {
+		tp->cap_stacks = tp->cap_stacks ? 2 * tp->cap_stacks : 1024;
+		s = realloc(tp->stacks, tp->cap_stacks * sizeof(*s));
+		if (!s) {
+			sw_trace_wrong(tp, "", "out of memory");
+			tp->cap_stacks = tp->nr_stacks;
+			return;
+		}
+		tp->stacks = s;
+	}
+	s = &tp->stacks[tp->nr_stacks++];
+	*s = (struct sw_stack){
+		.wakee = wakee, .waker_cpu = cpu, .prev_cpu = prev, .dest_cpu = -1,
+		.busy = tp->curr[prev] != 0 || tp->claimed[prev],
+	};
+}
+
+/*
+ * A task is woken (@since: from its sched_waking; @self: its own followed
+ * wakeup, if any) or moved to @cpu.
+ */
+static void sw_stack_claim(struct sw_trace_parse *tp, int cpu, long since,
+			   const struct sw_stack *self)
+{
+	tp->claimed[cpu] = true;
+	sw_stack_busy(tp, cpu, since, self);
+}
+
+/* "sched_switch: ... ==> next_comm=... next_pid=N ...", on @cpu. */
+static void sw_trace_switch(struct sw_trace_parse *tp, const char *line, int cpu)
+{
+	const char *f = strstr(line, " next_pid=");
+	int next;
+
+	if (!f || cpu < 0 || sscanf(f, " next_pid=%d", &next) != 1) {
+		sw_trace_wrong(tp, line, "cannot parse");
+		return;
+	}
+	tp->curr[cpu] = next;
+	tp->claimed[cpu] = false;
+	if (next)
+		sw_stack_busy(tp, cpu, tp->seq, NULL);
+}
+
+/* "sched_migrate_task: comm=... pid=N prio=P orig_cpu=A dest_cpu=B" */
+static void sw_trace_migrate(struct sw_trace_parse *tp, const char *line)
+{
+	const char *f = strstr(line, " dest_cpu=");
+	int dest;
+
+	if (!f || sscanf(f, " dest_cpu=%d", &dest) != 1 || dest < 0 || dest >= tp->nr_cpus) {
+		sw_trace_wrong(tp, line, "cannot parse");
+		return;
+	}
+	sw_stack_claim(tp, dest, tp->seq, NULL);
+}
+
+/* The followed wakeups that found prev_cpu idle; which went to the waker. */
+static void sw_stack_count(struct sw_trace_parse *tp)
+{
+	struct sw_trace *out = tp->out;
+	struct sw_stack *s;
+
+	for (s = tp->stacks; s < tp->stacks + tp->nr_stacks; s++) {
+		if (!s->end || s->busy)
+			continue;
+		out->prev_idle++;
+		if (s->dest_cpu != s->waker_cpu || out->stacked++)
+			continue;
+		snprintf(out->stacked_why, sizeof(out->stacked_why),
+			 "pid %d woken on the waker CPU %d while its previous CPU %d was idle (event %ld)",
+			 s->wakee, s->waker_cpu, s->prev_cpu, s->end);
+	}
+}
+
 /*
  * A sched_waking event, its fields from " pid=" on in @f, @comm the wakee's:
  * remember which of our tasks woke which other (current is the waker, in a
- * task or an interrupt on its CPU, as for record_wakee()).
+ * task or an interrupt on its CPU, as for record_wakee()), and follow a
+ * wakeup by one of ours in task context for the stack witness (target_cpu
+ * is the wakee's CPU before the wakeup).
  */
 static void sw_trace_waking(struct sw_trace_parse *tp, const char *line,
 			    const char *comm, size_t comm_len, const char *f)
 {
 	pid_t waker = sw_trace_waker(tp, line);
-	int pid;
+	int pid, prio, prev, cpu = sw_trace_cpu(tp, line);
 
-	if (sscanf(f, " pid=%d", &pid) != 1 || pid <= 0 || pid > tp->pid_max) {
+	if (sscanf(f, " pid=%d prio=%d target_cpu=%d", &pid, &prio, &prev) != 3 ||
+	    pid <= 0 || pid > tp->pid_max || cpu < 0) {
 		sw_trace_wrong(tp, line, "cannot parse");
 		return;
 	}
-	if (waker <= 0 || comm_len != tp->comm_len || strncmp(comm, tp->comm, comm_len) ||
-	    sw_trace_woke(tp, waker, pid))
+	tp->waking[pid] = tp->seq;
+	if (waker <= 0 || comm_len != tp->comm_len || strncmp(comm, tp->comm, comm_len))
+		return;
+	if (sw_trace_flags_ctx(line) == SW_CTX_TASK)
+		sw_stack_open(tp, pid, cpu, prev);
+	if (sw_trace_woke(tp, waker, pid))
 		return;
 	if (tp->nr_woke == SW_TRACE_WOKE_MAX) {
 		sw_trace_wrong(tp, line, "more than %d pairs of our tasks", SW_TRACE_WOKE_MAX);
@@ -982,16 +1126,36 @@ static void sw_trace_waking(struct sw_trace_parse *tp, const char *line,
 	tp->nr_woke++;
 }
 
-/* A sched_wakeup event: the wakee of a pending decision is on its dest_cpu. */
-static void sw_trace_wakeup(struct sw_trace_parse *tp, const char *line, const char *f)
+/*
+ * A sched_wakeup event (@new: sched_wakeup_new): the wakee of a pending
+ * decision is on its dest_cpu; a followed wakeup ends there.
+ */
+static void sw_trace_wakeup(struct sw_trace_parse *tp, const char *line, const char *f,
+			    bool new)
 {
-	int pid, prio, target;
+	struct sw_stack *self = NULL;
+	int pid, prio, target, i;
 
 	if (sscanf(f, " pid=%d prio=%d target_cpu=%d", &pid, &prio, &target) != 3 ||
-	    pid <= 0 || pid > tp->pid_max) {
+	    pid <= 0 || pid > tp->pid_max || target < 0 || target >= tp->nr_cpus) {
 		sw_trace_wrong(tp, line, "cannot parse");
 		return;
 	}
+	for (i = tp->nr_stacks - 1; i >= 0 && !new; i--) {
+		if (tp->stacks[i].wakee != pid)
+			continue;
+		if (!tp->stacks[i].end) {
+			self = &tp->stacks[i];
+			self->end = tp->seq;
+			self->dest_cpu = target;
+		}
+		break;
+	}
+	/* A new task is placed and queued at once, with no sched_waking. */
+	sw_stack_claim(tp, target, new ? tp->seq : tp->waking[pid], self);
+	tp->waking[pid] = 0;
+	if (new)
+		return;
 	if (tp->pending[pid]) {
 		if (target != tp->pending[pid] - 1)
 			sw_trace_wrong(tp, line, "woken on CPU %d after the decision %s",
@@ -1008,6 +1172,7 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 	static const char wak[] = ": sched_wakeup: comm=";
 	static const char pro[] = ": sched_sync_promise: comm=";
 	static const char wkg[] = ": sched_waking: comm=";
+	static const char wnew[] = ": sched_wakeup_new: comm=";
 	unsigned long in_buffer, written;
 	char *line = NULL, *f, *comm, *pid;
 	size_t cap = 0;
@@ -1030,6 +1195,24 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 			sw_trace_wrong(tp, line, "events lost");
 		if (line[0] == '#')
 			continue;
+		tp->seq++;
+		if (strstr(line, ": sched_switch: ")) {
+			sw_trace_switch(tp, line, sw_trace_cpu(tp, line));
+			continue;
+		}
+		if (strstr(line, ": sched_migrate_task: ")) {
+			sw_trace_migrate(tp, line);
+			continue;
+		}
+		f = strstr(line, wnew);
+		if (f) {
+			pid = strstr(f + sizeof(wnew) - 1, " pid=");
+			if (pid)
+				sw_trace_wakeup(tp, line, pid, true);
+			else
+				sw_trace_wrong(tp, line, "cannot parse");
+			continue;
+		}
 		f = strstr(line, dec);
 		if (f) {
 			comm = f + sizeof(dec) - 1;
@@ -1063,7 +1246,7 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 		if (f) {
 			pid = strstr(f + sizeof(wak) - 1, " pid=");
 			if (pid)
-				sw_trace_wakeup(tp, line, pid);
+				sw_trace_wakeup(tp, line, pid, false);
 			else
 				sw_trace_wrong(tp, line, "cannot parse");
 		}
@@ -1072,6 +1255,7 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 	fclose(fp);
 	for (i = 0; i <= tp->pid_max; i++)
 		tp->out->pending += !!tp->pending[i];
+	sw_stack_count(tp);
 	return 0;
 }
 
@@ -1104,7 +1288,8 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 	if (!err) {
 		tp.pending = calloc(tp.pid_max + 1, sizeof(*tp.pending));
 		tp.seen = calloc(tp.pid_max + 1, sizeof(*tp.seen));
-		if (!tp.pending || !tp.seen)
+		tp.waking = calloc(tp.pid_max + 1, sizeof(*tp.waking));
+		if (!tp.pending || !tp.seen || !tp.waking)
 			err = -ENOMEM;
 	}
 	if (!err && prctl(PR_GET_NAME, tp.comm))
@@ -1116,10 +1301,22 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 		if (tp.nr_cpus < 0)
 			err = tp.nr_cpus;
 	}
+	if (!err) {
+		tp.curr = malloc(tp.nr_cpus * sizeof(*tp.curr));
+		tp.claimed = calloc(tp.nr_cpus, sizeof(*tp.claimed));
+		if (!tp.curr || !tp.claimed)
+			err = -ENOMEM;
+		for (i = 0; !err && i < tp.nr_cpus; i++)
+			tp.curr[i] = -1;
+	}
 	if (!err)
 		err = sw_trace_parse(&tp);
 	free(tp.core);
 	free(tp.llc);
+	free(tp.curr);
+	free(tp.claimed);
+	free(tp.waking);
+	free(tp.stacks);
 	if (tp.seen)
 		for (i = 0; i <= tp.pid_max; i++)
 			free(tp.seen[i]);
@@ -1142,7 +1339,7 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 
 /*
  * "entries=.. events=.. ours=.. (n tasks) kept=.. ... paired=.. pending=..
- * reciprocal=.. wrong=.."
+ * reciprocal=.. wrong=.. unwitnessed=.. prev_idle=.. stacked=.."
  */
 const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
 {
@@ -1157,8 +1354,9 @@ const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
 					sw_stat_names[i], t->verdicts[i]);
 	if (off < size)
 		snprintf(buf + off, size - off,
-			 " paired=%ld pending=%ld reciprocal=%ld wrong=%ld unwitnessed=%ld",
-			 t->paired, t->pending, t->reciprocal, t->wrong, t->unwitnessed);
+			 " paired=%ld pending=%ld reciprocal=%ld wrong=%ld unwitnessed=%ld prev_idle=%ld stacked=%ld",
+			 t->paired, t->pending, t->reciprocal, t->wrong, t->unwitnessed,
+			 t->prev_idle, t->stacked);
 	return buf;
 }
 

@@ -158,6 +158,9 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
 #define SW_PROMISE_DIR		SW_TRACEFS "/events/sched/sched_sync_promise"
 #define SW_WAKEUP_DIR		SW_TRACEFS "/events/sched/sched_wakeup"
 #define SW_WAKING_DIR		SW_TRACEFS "/events/sched/sched_waking"
+#define SW_WAKEUP_NEW_DIR	SW_TRACEFS "/events/sched/sched_wakeup_new"
+#define SW_SWITCH_DIR		SW_TRACEFS "/events/sched/sched_switch"
+#define SW_MIGRATE_DIR		SW_TRACEFS "/events/sched/sched_migrate_task"
 
 #define SW_TRACE_OWN_MAX	8192
 
@@ -219,6 +222,17 @@ struct sw_trace {
 	char witness[512];		/* which, if any */
 	long own_checked;		/* its decisions checked against its record */
 	struct sw_own_decision own_seq[SW_TRACE_OWN_MAX];	/* the first of them */
+	/*
+	 * Wakeups between our tasks in task context whose wakee's previous
+	 * CPU, another of the waker's LLC, was idle from the sched_waking to
+	 * the sched_wakeup (sched_switch, and no task woken or moved there):
+	 * select_idle_sibling() sends such a wakee back there unless a policy
+	 * keeps it on the waker CPU. Of those, the wakees that went to the
+	 * waker CPU (stacked), and the first of them.
+	 */
+	long prev_idle;
+	long stacked;
+	char stacked_why[160];
 };
 
 int sw_tracefs_mount(void);

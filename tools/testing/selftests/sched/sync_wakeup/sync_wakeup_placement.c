@@ -12,7 +12,9 @@
  *
  *   hint-only, no-sync                     LOW   (the wakee goes to an idle
  *                                                 CPU, as upstream)
- *   feature off                            upstream's, logged only
+ *   feature off                            upstream's: never stacked on
+ *                                                 the waker CPU while the
+ *                                                 wakee's CPU was idle
  *   waker-if-alone                         HIGH  (kept on the waker CPU)
  *   reciprocal-only, reciprocal-strict     HIGH without SMT; with SMT active
  *                                          LOW, declined_smt_active > 0 and
@@ -56,7 +58,9 @@
  * With two, select_idle_sibling() has one other CPU to find idle, and
  * whatever else runs there (the test's own output, a kworker) sends the
  * wakee back to the waker CPU: no-sync's landed share was 0.000-0.003 in
- * four runs and 0.792 in a fifth, so there those shares are logged. With
+ * four runs and 0.792 in a fifth, so there those shares are logged, and
+ * each wakeup is judged instead: none goes to the waker CPU while the
+ * trace shows the wakee's own CPU idle (expect_not_stacked()). With
  * two LLCs, hint-only's go into the waker's LLC (wake_affine() picks the
  * waker CPU, select_idle_sibling() an idle CPU beside it), 0.98-0.99, and
  * no-sync's into the other (without the hint wake_affine() keeps
@@ -378,14 +382,34 @@ static void expect_pair_kept(struct __test_metadata *_metadata, const char *labe
 }
 
 /*
- * Where a policy that does not keep the pair sent its wakees, given more
- * than two CPUs (@cpus): not to the waker CPU; with two LLCs (@llcs), into
- * the waker's (@hint: the hint made wake_affine() pick the waker CPU) or
- * back into the wakee's own, the other (!@hint).
+ * Upstream's placement, whatever the timing: a wakee whose previous CPU,
+ * another of the waker's LLC, is idle goes back there
+ * (select_idle_sibling() returns an idle prev before it looks further),
+ * never onto the busy waker CPU. The trace shows which wakeups of the pair
+ * found prev idle throughout (sw_stack_*()); none of them may have stacked
+ * the pair. @judged: some must have found it idle.
+ */
+static void expect_not_stacked(struct __test_metadata *_metadata, const char *label,
+			       const struct arm *a, bool judged)
+{
+	TH_LOG("%s: %ld wakeups found the wakee's previous CPU idle, %ld stacked", label,
+	       a->trace.prev_idle, a->trace.stacked);
+	if (judged)
+		EXPECT_LT(0, a->trace.prev_idle);
+	EXPECT_EQ(0, a->trace.stacked) TH_LOG("%s: %s", label, a->trace.stacked_why);
+}
+
+/*
+ * Where a policy that does not keep the pair sent its wakees: never onto
+ * the waker CPU while prev was idle; with more than two CPUs (@cpus), not
+ * to the waker CPU at all; with two LLCs (@llcs), into the waker's (@hint:
+ * the hint made wake_affine() pick the waker CPU) or back into the wakee's
+ * own, the other (!@hint).
  */
 static void expect_pair_moved(struct __test_metadata *_metadata, const char *label,
 			      const struct arm *a, int cpus, int llcs, bool hint)
 {
+	expect_not_stacked(_metadata, label, a, true);
 	if (cpus <= 2) {
 		TH_LOG("%s: %d CPUs: shares logged only", label, cpus);
 		return;
@@ -418,10 +442,12 @@ static void expect_pair_promises(struct __test_metadata *_metadata, const char *
  * judged. This process first makes promises with the feature on, so that a
  * kernel that ran the policy while off would judge one of them, a
  * sched_sync_promise event the trace check fails, whatever the timing.
- * The same-CPU share is upstream's placement under emulation and only
- * logged: 0.000, 0.528 and 0.839 on flat in three runs on the icount
- * clock (the pair either apart or on one CPU much of the time), 0.02-0.06
- * on smt and llc2.
+ * Upstream's placement is judged per wakeup (expect_not_stacked()). The
+ * same-CPU share is only logged: 0.000, 0.528 and 0.839 on flat in three
+ * runs on the icount clock, 0.02-0.06 on smt and llc2, as a pair that
+ * starts on one CPU can stay there (select_idle_cpu() scans nothing once
+ * SIS_UTIL finds the LLC busy, and an idle CPU's newidle balance pulls a
+ * wakee queued elsewhere before that CPU runs it).
  */
 TEST_F_TIMEOUT(placement, feature_off, ARM_TIMEOUT)
 {
@@ -440,6 +466,7 @@ TEST_F_TIMEOUT(placement, feature_off, ARM_TIMEOUT)
 
 		EXPECT_EQ(0, a.st.v[i]) TH_LOG("%s counted while off", name);
 	}
+	expect_not_stacked(_metadata, "off", &a, false);
 }
 
 /*
