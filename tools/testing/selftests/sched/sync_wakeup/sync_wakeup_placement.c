@@ -337,6 +337,29 @@ static int run_judged_pingpong(struct __test_metadata *_metadata, const char *po
 	}
 }
 
+/*
+ * A pair under a policy that does not keep it, run until some of its
+ * wakeups found the wakee's previous CPU idle (sw_stack_*()), at most
+ * PAIR_RUNS times: upstream can leave a pair on one CPU for a whole run
+ * when something else keeps the other CPU busy (no-sync on flat, all 550
+ * wakeups on the waker CPU at 3.7 ms a round trip, make check 2026-12-03),
+ * and then there is no wakeup to judge.
+ */
+static void run_moved_pingpong(struct __test_metadata *_metadata, const char *policy,
+			       struct arm *a)
+{
+	int run;
+
+	for (run = 1; ; run++) {
+		run_pingpong(_metadata, policy, true, policy, ROUNDS, 0, a);
+		if (a->trace.prev_idle || run == PAIR_RUNS)
+			break;
+		TH_LOG("%s: no wakeup found prev_cpu idle: run %d of %d, with a new pair",
+		       policy, run + 1, PAIR_RUNS);
+	}
+	EXPECT_LT(0, a->trace.prev_idle);
+}
+
 /* The rule kept at least KEPT_SHARE_MIN of the wakeups it judged. */
 static void expect_kept(struct __test_metadata *_metadata, const struct arm *a)
 {
@@ -387,15 +410,13 @@ static void expect_pair_kept(struct __test_metadata *_metadata, const char *labe
  * (select_idle_sibling() returns an idle prev before it looks further),
  * never onto the busy waker CPU. The trace shows which wakeups of the pair
  * found prev idle throughout (sw_stack_*()); none of them may have stacked
- * the pair. @judged: some must have found it idle.
+ * the pair.
  */
 static void expect_not_stacked(struct __test_metadata *_metadata, const char *label,
-			       const struct arm *a, bool judged)
+			       const struct arm *a)
 {
 	TH_LOG("%s: %ld wakeups found the wakee's previous CPU idle, %ld stacked", label,
 	       a->trace.prev_idle, a->trace.stacked);
-	if (judged)
-		EXPECT_LT(0, a->trace.prev_idle);
 	EXPECT_EQ(0, a->trace.stacked) TH_LOG("%s: %s", label, a->trace.stacked_why);
 }
 
@@ -409,7 +430,7 @@ static void expect_not_stacked(struct __test_metadata *_metadata, const char *la
 static void expect_pair_moved(struct __test_metadata *_metadata, const char *label,
 			      const struct arm *a, int cpus, int llcs, bool hint)
 {
-	expect_not_stacked(_metadata, label, a, true);
+	expect_not_stacked(_metadata, label, a);
 	if (cpus <= 2) {
 		TH_LOG("%s: %d CPUs: shares logged only", label, cpus);
 		return;
@@ -466,7 +487,7 @@ TEST_F_TIMEOUT(placement, feature_off, ARM_TIMEOUT)
 
 		EXPECT_EQ(0, a.st.v[i]) TH_LOG("%s counted while off", name);
 	}
-	expect_not_stacked(_metadata, "off", &a, false);
+	expect_not_stacked(_metadata, "off", &a);
 }
 
 /*
@@ -477,7 +498,7 @@ TEST_F_TIMEOUT(placement, hint_only, ARM_TIMEOUT)
 {
 	struct arm a;
 
-	run_pingpong(_metadata, "hint-only", true, "hint-only", ROUNDS, 0, &a);
+	run_moved_pingpong(_metadata, "hint-only", &a);
 	EXPECT_LT(0, a.sync);
 	EXPECT_EQ(a.sync, a.st.v[SW_HINT_ONLY]);
 	expect_pair_moved(_metadata, "hint-only", &a, self->cpus, self->llcs, true);
@@ -496,7 +517,7 @@ TEST_F_TIMEOUT(placement, no_sync, ARM_TIMEOUT)
 	unsigned long dropped;
 	struct arm a;
 
-	run_pingpong(_metadata, "no-sync", true, "no-sync", ROUNDS, 0, &a);
+	run_moved_pingpong(_metadata, "no-sync", &a);
 	dropped = a.st.v[SW_HINT_DROPPED];
 	EXPECT_LT(0, a.sync);
 	EXPECT_EQ(a.sync, dropped)
