@@ -22,12 +22,15 @@ other_home() {
 	getent passwd "$user" | cut -d: -f6
 }
 
-# clone_one N WHERE DIR: clone into DIR, run the target, print a TAP line.
+# clone_one N WHERE DIR: clone HEAD into DIR, run the target there as CI
+# would (a clean environment: nothing of this make's reaches it), print a
+# TAP line.
 clone_one() {
 	local n=$1 where=$2 dir=$3 log="$out/$1.log" start rc=0 last bdir
 	start=$(date +%s)
-	git clone -q "$REPO" "$dir" >"$log" 2>&1 &&
-		(cd "$dir" && make "$target") >>"$log" 2>&1 || rc=$?
+	{ git clone -q "$REPO" "$dir" && git -C "$dir" checkout -q "$head" &&
+		(cd "$dir" && env -i HOME="$HOME" PATH="$PATH" LANG=C.UTF-8 make "$target"); } \
+		</dev/null >"$log" 2>&1 || rc=$?
 	last=$(tail -n 1 "$log")
 	case "$last" in *" passed, 0 failed") ;; *) [ "$rc" != 0 ] || rc=1 ;; esac
 	if [ "$rc" = 0 ]; then
@@ -41,8 +44,9 @@ clone_one() {
 }
 
 [ "$(id -u)" = 0 ] || die "run as root: it clones into other users' homes"
+head=$(git -C "$REPO" rev-parse HEAD)
 [ -z "$(git -C "$REPO" status --porcelain)" ] ||
-	log "uncommitted changes are not cloned: the clones get HEAD $(git -C "$REPO" rev-parse --short HEAD)"
+	log "uncommitted changes are not cloned: the clones get HEAD ${head:0:7}"
 mkdir -p "$out"
 home=$(other_home)
 passed=0 failed=0 n=0
@@ -55,5 +59,6 @@ $user's home|$home/sync-wakeup-$stamp
 a world-readable folder|/var/tmp/sync-wakeup-$stamp
 a path with a space|/var/tmp/sync wakeup $stamp
 EOF
+[ "$n" = 4 ] || die "ran $n of the 4 clones"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

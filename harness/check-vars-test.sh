@@ -46,6 +46,7 @@ expect 0 CLONE_TARGET=lint CLONE_USER=swclone
 expect 1 CLONE_TARGET=bench
 expect 1 CLONE_USER="a b"
 expect 1 CLONE_USER=Root
+expect 1 CLONE_USER=root
 expect 1 DISCARD_TREE=yes
 
 echo "check-vars: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2

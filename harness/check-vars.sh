@@ -52,6 +52,7 @@ one_of CLOCK auto icount host
 one_of SERIES_BUILDS yes no
 one_of CLONE_TARGET check lint
 case "${CLONE_USER:-}" in
+root) die "CLONE_USER=root: root's home is a case of its own; name another user (made if missing)" ;;
 *[!a-z0-9_-]* | [!a-z_]*) die "CLONE_USER=$CLONE_USER is not a user name: use lower-case letters, digits, _ and -" ;;
 esac
 one_of TESTS sched/sync_wakeup:sync_wakeup_iface sched/sync_wakeup:sync_wakeup_fuzz \

@@ -38,14 +38,15 @@ prepare() {
 	out=$(cd "$toy" && env -u DISCARD_TREE "$@" KSRC="$src" harness/prepare-tree.sh 2>&1)
 }
 
-# expect_refusal WHAT: prepare refuses, names FILE, and the tree keeps its
-# state (CHECK: a command that holds for the kept work).
+# expect_refusal WHAT FILE CHECK...: prepare refuses, names FILE (if any),
+# and CHECK, a command that holds for the kept work, still holds.
 expect_refusal() {
 	local what=$1 file=$2 rc=0
 	shift 2
 	touch "$toy/kernel/sched/new.c" && echo "changed $RANDOM" >>"$toy/kernel/sched/new.c"
 	prepare || rc=$?
-	[ "$rc" != 0 ] && grep -q "^  $file\$" <<<"$out" && "$@" && rc=0 || rc=1
+	[ "$rc" != 0 ] && { [ -z "$file" ] || grep -q "^  $file\$" <<<"$out"; } && "$@" &&
+		rc=0 || rc=1
 	tap "$rc" "refuses to remake the tree over $what" "$out"
 }
 
@@ -80,6 +81,21 @@ expect_refusal "a new file" kernel/extra.c test -f "$tree/kernel/extra.c"
 prepare DISCARD_TREE=1 && [ ! -e "$tree/kernel/extra.c" ] &&
 	[ "$(cat "$tree/kernel/core.c")" = upstream ] && rc=0 || rc=1
 tap "$rc" "DISCARD_TREE=1 drops the work and remakes the tree" "$out"
+
+# A pull that changes a patch, or drops it, is no work of the tree's.
+sed -i 's/^+2$/+II/' "$toy/patches/0001-two.patch"
+prepare && [ "$(sed -n 2p "$tree/kernel/fair.c")" = II ] && rc=0 || rc=1
+tap "$rc" "remakes it, without a word, when a pulled patch changed" "$out"
+: >"$toy/patches/series"
+prepare && [ "$(sed -n 2p "$tree/kernel/fair.c")" = two ] && rc=0 || rc=1
+tap "$rc" "remakes it, without a word, when a pulled series drops the patch" "$out"
+echo 0001-two.patch >"$toy/patches/series"
+prepare && rc=0 || rc=1
+tap "$rc" "and when it takes the patch back" "$out"
+
+# A preparation that stopped half-way leaves no record to compare with.
+rm "$tree/.sync-wakeup-sums"
+expect_refusal "a tree with no record of its preparation" "" true
 
 echo "prepare-tree: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
 [ "$tap_failed" = 0 ]

@@ -50,36 +50,52 @@ touched_files() {
 	return 0
 }
 
-# unsaved_work: each file in $TREE that differs from what the last
-# preparation left and is not written back: a patched file with changes
-# quilt has not refreshed into patches/, an overlay file edited in the tree
-# and not copied back, any other file that is not the source's.
+# unsaved_work: each file in $TREE changed since the last preparation and
+# not written back. One the series or the overlay touched: its content
+# against the checksums taken then, and if it changed, not refreshed into
+# its patch (quilt diff -z; if quilt cannot tell, as when a pulled patch
+# no longer applies to the backups, it counts) or not the repository's copy
+# of an overlay file. Any other file: new or newer than those checksums,
+# or gone.
 sums="$TREE/.sync-wakeup-sums"
+quilt_tree() {
+	(cd "$TREE" && QUILT_PATCHES="$REPO/patches" QUILT_PC=.pc quilt --quiltrc=- "$@")
+}
 unsaved_work() {
-	local p f
-	[ -f "$manifest" ] && [ -f "$sums" ] || return 0
-	(cd "$TREE" && QUILT_PATCHES="$REPO/patches" QUILT_PC=.pc quilt applied 2>/dev/null) |
-		while read -r p; do
-			(cd "$TREE" && QUILT_PATCHES="$REPO/patches" QUILT_PC=.pc \
-				quilt diff -z -p ab -P "$p" 2>/dev/null) | sed -n 's|^+++ b/||p'
-		done
-	(cd "$TREE" && sha256sum --quiet -c "$sums" 2>/dev/null) | sed -n 's/: FAILED.*$//p' |
-		while read -r f; do
-			cmp -s "$TREE/$f" "$REPO/$f" || echo "$f"
-		done
+	local p f unrefreshed="$old/.unrefreshed"
 	touched_files | LC_ALL=C sort -u >"$old/.touched"
-	rsync -ani --delete --dry-run --exclude=/.pc --exclude='/.sync-wakeup-*' "$src/" "$TREE/" |
-		sed -n 's/^\(>f[^ ]*\|\*deleting\) *//p' | grep -v '/$' |
+	: >"$unrefreshed"
+	while read -r p; do
+		quilt_tree diff -z -p ab --no-timestamps -P "$p" >"$old/.z" 2>/dev/null ||
+			echo '*' >>"$unrefreshed"
+		sed -n 's|^+++ b/||p' "$old/.z" >>"$unrefreshed"
+	done < <(quilt_tree applied 2>/dev/null || true)
+	(cd "$TREE" && { sha256sum --quiet -c "$sums" 2>/dev/null || true; }) |
+		sed -n 's/: FAILED.*$//p' | while read -r f; do
+			if grep -qxF "$f" "$manifest"; then
+				cmp -s "$TREE/$f" "$REPO/$f" || echo "$f"
+			elif grep -qxF -e "$f" -e '*' "$unrefreshed"; then
+				echo "$f"
+			fi
+		done
+	(cd "$TREE" && find . -path ./.pc -prune -o -type f -newer "$sums" \
+		! -name '.sync-wakeup-*' -print | cut -c3-) |
 		LC_ALL=C sort | LC_ALL=C comm -23 - "$old/.touched"
+	rsync -ani --dry-run --ignore-existing --exclude=/.pc "$src/" "$TREE/" |
+		sed -n 's/^>f+* *//p' | LC_ALL=C sort | LC_ALL=C comm -23 - "$old/.touched"
 }
 
+keep_or_drop="Keep it: 'quilt refresh' a patched file (QUILT_PATCHES=$REPO/patches QUILT_PC=.pc, in $TREE), copy an overlay file to the repository, or 'quilt add' and refresh a new one. Drop it: add DISCARD_TREE=1."
 old=$(mktemp -d)
 trap 'rm -rf "$old"' EXIT
-if [ "${DISCARD_TREE:-0}" != 1 ] && [ -d "$TREE" ]; then
+if [ "${DISCARD_TREE:-0}" != 1 ] && [ -f "$TREE/Makefile" ]; then
+	if [ ! -f "$manifest" ] || [ ! -f "$sums" ]; then
+		die "$TREE must be made anew, but holds no record of its last preparation (one stopped half-way, or it predates this check), so work in it cannot be told apart. $keep_or_drop"
+	fi
 	unsaved=$(unsaved_work | LC_ALL=C sort -u)
 	if [ -n "$unsaved" ]; then
 		printf '%s\n' "$unsaved" | sed 's/^/  /' >&2
-		die "$TREE must be made anew (a patch, an overlay file or the source changed), but the files above hold work not written back. Keep it: 'quilt refresh' a patched file (QUILT_PATCHES=$REPO/patches QUILT_PC=.pc, in $TREE), copy an overlay file to the repository, or 'quilt add' and refresh a new one. Drop it: add DISCARD_TREE=1."
+		die "$TREE must be made anew (a patch, an overlay file or the source changed), but the files above hold work not written back. $keep_or_drop"
 	fi
 fi
 
@@ -96,14 +112,13 @@ done <"$old/.list"
 rsync -a --delete --exclude=.sync-wakeup-files "$src/" "$TREE/"
 
 if grep -qv '^[[:space:]]*\(#\|$\)' "$REPO/patches/series" 2>/dev/null; then
-	if ! out=$(cd "$TREE" && QUILT_PATCHES="$REPO/patches" QUILT_PC=.pc \
-		quilt push -a --fuzz=0 2>&1); then
+	if ! out=$(quilt_tree push -a --fuzz=0 2>&1); then
 		printf '%s\n' "$out" >&2
 		bad=$(printf '%s\n' "$out" | sed -n 's/^Patch \(.*\) does not apply.*/\1/p' | head -1)
 		file=$(printf '%s\n' "$out" | sed -n 's/.*rejects in file \(.*\)$/\1/p' | head -1)
 		die "patch ${bad:-?} does not apply cleanly to $(kernel_version "$src") (file ${file:-?}): rebase it with quilt (push -f, fix, refresh)"
 	fi
-	log "applied $(cd "$TREE" && QUILT_PATCHES="$REPO/patches" QUILT_PC=.pc quilt applied | wc -l) patches"
+	log "applied $(quilt_tree applied | wc -l) patches"
 fi
 
 n=0
@@ -119,7 +134,6 @@ done <<<"$(overlay_files)"
 log "copied $n overlay files"
 
 overlay_files >"$manifest"
-(cd "$TREE" && xargs -r -d '\n' sha256sum <"$manifest" >"$sums")
 touched_files | LC_ALL=C sort -u | LC_ALL=C comm - "$old/.list" | tr -d '\t' |
 	while read -r f; do
 		if [ -f "$old/$f" ] && [ -f "$TREE/$f" ] && cmp -s "$old/$f" "$TREE/$f"; then
@@ -129,4 +143,9 @@ touched_files | LC_ALL=C sort -u | LC_ALL=C comm - "$old/.list" | tr -d '\t' |
 		fi
 	done
 
+# The record unsaved_work() compares with: written last, so that every
+# file this script wrote is older.
+touched_files | LC_ALL=C sort -u | while read -r f; do
+	[ ! -f "$TREE/$f" ] || printf '%s\n' "$f"
+done | (cd "$TREE" && xargs -r -d '\n' sha256sum) >"$sums"
 echo "$want" >"$TREE/.sync-wakeup-stamp"

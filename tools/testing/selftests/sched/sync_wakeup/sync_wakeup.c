@@ -435,16 +435,17 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size)
 /* ---- the sched:sched_sync_wakeup trace event ------------------------- */
 
 /*
- * The trace settings sw_trace_start() changes, to put back: the seven
+ * The trace settings sw_trace_start() changes, to put back: the eight
  * events' enable files, trace_clock, buffer_size_kb and tracing_on.
  */
-#define SW_TRACE_NR_SAVED	10
+#define SW_TRACE_NR_SAVED	11
 static const char * const sw_trace_files[SW_TRACE_NR_SAVED] = {
 	SW_WAKING_DIR "/enable",
 	SW_WAKEUP_DIR "/enable",
 	SW_WAKEUP_NEW_DIR "/enable",
 	SW_SWITCH_DIR "/enable",
 	SW_MIGRATE_DIR "/enable",
+	SW_FORK_DIR "/enable",
 	SW_EVENT_DIR "/enable",
 	SW_PROMISE_DIR "/enable",
 	SW_TRACEFS "/trace_clock",
@@ -536,8 +537,8 @@ static int sw_trace_save(int i)
 
 /*
  * Record sched_sync_wakeup, sched_sync_promise, sched_waking,
- * sched_wakeup, sched_wakeup_new, sched_switch and sched_migrate_task of
- * every task from now on, in a cleared buffer. A decision
+ * sched_wakeup, sched_wakeup_new, sched_switch, sched_migrate_task and
+ * sched_process_fork of every task from now on, in a cleared buffer. A decision
  * and the wakeup it leads to are on different CPUs, so the trace must order
  * events across CPUs exactly: the "counter" clock numbers events as they are
  * reserved. ("global" put a wakeup before its decision twice in about
@@ -555,6 +556,7 @@ int sw_trace_start(void)
 		{ SW_WAKEUP_NEW_DIR "/enable", "1" },
 		{ SW_SWITCH_DIR "/enable", "1" },
 		{ SW_MIGRATE_DIR "/enable", "1" },
+		{ SW_FORK_DIR "/enable", "1" },
 		{ SW_EVENT_DIR "/enable", "1" },
 		{ SW_PROMISE_DIR "/enable", "1" },
 	};
@@ -736,6 +738,20 @@ static bool sw_trace_woke(const struct sw_trace_parse *tp, pid_t wakee, pid_t wa
 }
 
 /*
+ * The "] " that ends the line's "[<cpu>]" field: the last before the
+ * event's name, as a task's comm, which comes first, may hold one. NULL if
+ * there is none.
+ */
+static const char *sw_trace_bracket(const char *line)
+{
+	const char *end = strstr(line, ": sched_"), *b, *last = NULL;
+
+	for (b = strstr(line, "] "); b && (!end || b < end); b = strstr(b + 1, "] "))
+		last = b;
+	return last;
+}
+
+/*
  * The context the event on @line fired in, from the latency flags after
  * "[<cpu>] ", which the tracer takes from preempt_count() itself: the third
  * is '.' in a task, 's' in a softirq, 'h' or 'H' in a hard interrupt (-1:
@@ -743,7 +759,7 @@ static bool sw_trace_woke(const struct sw_trace_parse *tp, pid_t wakee, pid_t wa
  */
 static int sw_trace_flags_ctx(const char *line)
 {
-	const char *flags = strstr(line, "] ");
+	const char *flags = sw_trace_bracket(line);
 
 	if (!flags || strlen(flags) < 5)
 		return -1;
@@ -979,7 +995,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const 
 /* The CPU in the line's "[<cpu>] " field, or -1. */
 static int sw_trace_cpu(const struct sw_trace_parse *tp, const char *line)
 {
-	const char *end = strstr(line, "] "), *start = end;
+	const char *end = sw_trace_bracket(line), *start = end;
 	int cpu;
 
 	if (!end)
@@ -1059,6 +1075,23 @@ static void sw_trace_switch(struct sw_trace_parse *tp, const char *line, int cpu
 	tp->claimed[cpu] = false;
 	if (next)
 		sw_stack_busy(tp, cpu, tp->seq, NULL);
+}
+
+/*
+ * "sched_process_fork: comm=... pid=N child_comm=... child_pid=C": the
+ * child is placed and queued before its sched_wakeup_new, so it counts
+ * from here, as a wakeup from its sched_waking.
+ */
+static void sw_trace_fork(struct sw_trace_parse *tp, const char *line)
+{
+	const char *f = strstr(line, " child_pid=");
+	int child;
+
+	if (!f || sscanf(f, " child_pid=%d", &child) != 1 || child <= 0 || child > tp->pid_max) {
+		sw_trace_wrong(tp, line, "cannot parse");
+		return;
+	}
+	tp->waking[child] = tp->seq;
 }
 
 /* "sched_migrate_task: comm=... pid=N prio=P orig_cpu=A dest_cpu=B" */
@@ -1151,8 +1184,7 @@ static void sw_trace_wakeup(struct sw_trace_parse *tp, const char *line, const c
 		}
 		break;
 	}
-	/* A new task is placed and queued at once, with no sched_waking. */
-	sw_stack_claim(tp, target, new ? tp->seq : tp->waking[pid], self);
+	sw_stack_claim(tp, target, tp->waking[pid], self);
 	tp->waking[pid] = 0;
 	if (new)
 		return;
@@ -1202,6 +1234,10 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 		}
 		if (strstr(line, ": sched_migrate_task: ")) {
 			sw_trace_migrate(tp, line);
+			continue;
+		}
+		if (strstr(line, ": sched_process_fork: ")) {
+			sw_trace_fork(tp, line);
 			continue;
 		}
 		f = strstr(line, wnew);

@@ -161,6 +161,7 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
 #define SW_WAKEUP_NEW_DIR	SW_TRACEFS "/events/sched/sched_wakeup_new"
 #define SW_SWITCH_DIR		SW_TRACEFS "/events/sched/sched_switch"
 #define SW_MIGRATE_DIR		SW_TRACEFS "/events/sched/sched_migrate_task"
+#define SW_FORK_DIR		SW_TRACEFS "/events/sched/sched_process_fork"
 
 #define SW_TRACE_OWN_MAX	8192
 

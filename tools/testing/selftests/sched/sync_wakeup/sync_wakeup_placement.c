@@ -253,6 +253,17 @@ static unsigned long judged_by_rule(const struct arm *a)
 	       a->st.v[SW_DECLINED_NOT_RECIPROCAL] + a->st.v[SW_DECLINED_CAPACITY];
 }
 
+/*
+ * Are the bounds that hold in make check's guests judged here? It sets
+ * SW_JUDGE_SHARES=1 on QEMU's instruction-counting clock.
+ */
+static bool judging(void)
+{
+	const char *judge = getenv("SW_JUDGE_SHARES");
+
+	return judge && !strcmp(judge, "1");
+}
+
 /* Set the feature and policy, run the ping-pong, log and sanity-check it. */
 static void run_pingpong(struct __test_metadata *_metadata, const char *label,
 			 bool on, const char *policy, long rounds, unsigned int flags,
@@ -357,7 +368,8 @@ static void run_moved_pingpong(struct __test_metadata *_metadata, const char *po
 		TH_LOG("%s: no wakeup found prev_cpu idle: run %d of %d, with a new pair",
 		       policy, run + 1, PAIR_RUNS);
 	}
-	EXPECT_LT(0, a->trace.prev_idle);
+	if (judging())
+		EXPECT_LT(0, a->trace.prev_idle);
 }
 
 /* The rule kept at least KEPT_SHARE_MIN of the wakeups it judged. */
@@ -379,9 +391,7 @@ static void expect_kept(struct __test_metadata *_metadata, const struct arm *a)
 static void expect_share(struct __test_metadata *_metadata, const char *label,
 			 const char *what, double value, double min, double max)
 {
-	const char *judge = getenv("SW_JUDGE_SHARES");
-
-	if (!judge || strcmp(judge, "1")) {
+	if (!judging()) {
 		TH_LOG("%s: %s %.3f (bounds [%.2f, %.2f] not judged here)", label, what,
 		       value, min, max);
 		return;
@@ -410,14 +420,19 @@ static void expect_pair_kept(struct __test_metadata *_metadata, const char *labe
  * (select_idle_sibling() returns an idle prev before it looks further),
  * never onto the busy waker CPU. The trace shows which wakeups of the pair
  * found prev idle throughout (sw_stack_*()); none of them may have stacked
- * the pair.
+ * the pair. The trace shows idle_cpu(), not all that select_task_rq_fair()
+ * reads: a guest's vcpu_is_preempted() (paravirtual steal time), EAS's
+ * find_energy_efficient_cpu() before wake_affine(), a throttled group's
+ * tasks queued again with no event. make check's guests have none of
+ * these, so judged where it sets SW_JUDGE_SHARES=1, logged elsewhere.
  */
 static void expect_not_stacked(struct __test_metadata *_metadata, const char *label,
 			       const struct arm *a)
 {
-	TH_LOG("%s: %ld wakeups found the wakee's previous CPU idle, %ld stacked", label,
-	       a->trace.prev_idle, a->trace.stacked);
-	EXPECT_EQ(0, a->trace.stacked) TH_LOG("%s: %s", label, a->trace.stacked_why);
+	TH_LOG("%s: %ld wakeups found the wakee's previous CPU idle, %ld stacked%s", label,
+	       a->trace.prev_idle, a->trace.stacked, judging() ? "" : " (not judged here)");
+	if (judging())
+		EXPECT_EQ(0, a->trace.stacked) TH_LOG("%s: %s", label, a->trace.stacked_why);
 }
 
 /*
