@@ -318,8 +318,12 @@ static void run_pingpong(struct __test_metadata *_metadata, const char *label,
  * rules untouched) had 239 of the pair's 386 decisions declined wide. The
  * flips halve at most once a second, so such a run is not one the rule
  * can be judged on: it runs again with a new pair, at most PAIR_RUNS
- * times in all, until REACHED_RULE_MIN decisions got past the wake-affine
- * logic. What the rule then did with them is judged as before.
+ * times in all, until REACHED_RULE_MIN decisions, and at least half of
+ * them, got past the wake-affine logic (make check on flat, 2026-12-03:
+ * 112 of 479 and 108 of 432 reached the rule, same-CPU shares 0.372 and
+ * 0.457; 200 or more of 220-300 in most runs, 0.90-1.00). What the rule
+ * then did with them is judged as before; where the pair ran is judged
+ * only in a run where the rule decided most of its wakeups.
  */
 #define REACHED_RULE_MIN	100
 #define PAIR_RUNS		3
@@ -327,6 +331,11 @@ static void run_pingpong(struct __test_metadata *_metadata, const char *label,
 static unsigned long reached_rule(const struct arm *a)
 {
 	return a->sync - a->st.v[SW_DECLINED_WAKE_WIDE] - a->st.v[SW_DECLINED_NOT_AFFINE];
+}
+
+static bool rule_decided_most(const struct arm *a)
+{
+	return reached_rule(a) >= REACHED_RULE_MIN && 2 * reached_rule(a) >= a->sync;
 }
 
 /*
@@ -340,9 +349,9 @@ static int run_judged_pingpong(struct __test_metadata *_metadata, const char *po
 
 	for (run = 1; ; run++) {
 		run_pingpong(_metadata, policy, true, policy, ROUNDS, flags, a);
-		if (reached_rule(a) >= REACHED_RULE_MIN || run == PAIR_RUNS)
+		if (rule_decided_most(a) || run == PAIR_RUNS)
 			return run;
-		TH_LOG("%s: %lu of %lu sync wakeups past wake_wide() and wake_affine(), under %d",
+		TH_LOG("%s: %lu of %lu sync wakeups reached the rule: under %d or half",
 		       policy, reached_rule(a), a->sync, REACHED_RULE_MIN);
 		TH_LOG("%s: run %d of %d, with a new pair", policy, run + 1, PAIR_RUNS);
 	}
@@ -411,7 +420,11 @@ static void expect_pair_kept(struct __test_metadata *_metadata, const char *labe
 			     const struct arm *a)
 {
 	expect_kept(_metadata, a);
-	expect_share(_metadata, label, "same-CPU share", a->share, SAME_CPU_KEPT_MIN, 1);
+	if (rule_decided_most(a))
+		expect_share(_metadata, label, "same-CPU share", a->share, SAME_CPU_KEPT_MIN, 1);
+	else
+		TH_LOG("%s: same-CPU share %.3f not judged: the rule decided %lu of %lu wakeups",
+		       label, a->share, reached_rule(a), a->sync);
 }
 
 /*
