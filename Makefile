@@ -2,7 +2,6 @@
 # patch, build, boot in QEMU, test, benchmark. `make help` lists the targets.
 
 FLAVOUR ?= bench
-TOPO    ?= flat
 ACCEL   ?= auto
 export KSRC FLAVOUR TOPO ACCEL CMD APPEND TIMEOUT TOPOS TESTS
 export STRESS_SECS DURATION SERIES_BUILDS TCG_THREAD
@@ -10,64 +9,19 @@ export ROUNDS ARMS WORKLOADS QUICK BOOTS BASELINE NOBUILD CLOCK
 export PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT
 # HOST only from the command line: some shells export HOST=<hostname>.
 override HOST := $(if $(filter command line,$(origin HOST)),$(HOST),)
-export BASECONFIG LOCALMODCONFIG LSMOD DBG HOST CLONE_TARGET CLONE_USER DISCARD_TREE
+export BASECONFIG LOCALMODCONFIG LSMOD DBG HOST CLONE_TARGET CLONE_USER DISCARD_TREE A B
 
 H := harness
 
-.PHONY: help vars deps source tree kernel selftests vm check check-clones stress series series-check lint bloat bench bench-overhead deb clean
+.PHONY: help vars deps source tree kernel selftests vm check check-clones stress series series-check lint bloat bench bench-overhead compare deb clean
 
 help:
-	@echo 'Targets (each installs missing Debian packages first; run as root):'
-	@echo '  check           build the debug kernel, boot it on flat, smt and llc2, run the'
-	@echo '                  selftests and static checks; ends with "N passed, N failed"'
-	@echo '  check-clones    the committed HEAD cloned into root'"'"'s home, CLONE_USER'"'"'s home'
-	@echo '                  (CLONE_USER=swclone, made with a mode-700 home if missing and'
-	@echo '                  left), /var/tmp and a path with a space; CLONE_TARGET=check'
-	@echo '                  (or lint) in each with a clean environment: 4 times a check'
-	@echo '  stress          torture the debug kernel for DURATION=15 minutes on TOPOS="flat'
-	@echo '                  llc2" (or TOPO=x): policy flips, hotplug, affinity, stress-ng'
-	@echo '  bench           A/B every policy in one boot of the bench kernel; tables and'
-	@echo '                  plot in results/<date-time>/ (QUICK=1: a smoke run of minutes;'
-	@echo '                  HOST=1: on the running kernel, no VM)'
-	@echo '  deb             Debian packages of the patched kernel for a real machine in'
-	@echo '                  build/deb/: bindeb-pkg, BASECONFIG + .config.fragment'
-	@echo '  bench-overhead  unpatched kernel against patched with the feature off,'
-	@echo '                  alternating BOOTS pairs of boots (pipe and messaging)'
-	@echo '  series          the RFC mails in build/series/out/, generated from patches/'
-	@echo '                  (order, changelogs, upstream hunks), series/new-files (which'
-	@echo '                  patch adds which new file) and series/cover-letter; signed off'
-	@echo '                  by your git identity'
-	@echo '  series-check    git am onto the base, checkpatch, a build after each patch,'
-	@echo '                  W=1 and sparse in 6 configs against the base (SERIES_BUILDS=no:'
-	@echo '                  the first two only)'
-	@echo '  vm CMD=...      boot FLAVOUR=bench|test on TOPO=flat|smt|llc2 and run CMD'
-	@echo '  kernel          build FLAVOUR (bench: allnoconfig + configs/guest.fragment'
-	@echo '                  + .config.fragment;'
-	@echo '                  test: bench + configs/debug.fragment)'
-	@echo '  tree            build/linux = source + patches/series + overlay files'
-	@echo '  selftests       build tools/testing/selftests/sched/* into build/kselftest'
-	@echo '  lint            make series + checkpatch --strict on its mails, MAINTAINERS,'
-	@echo '                  docutils, shellcheck (TAP)'
-	@echo '  bloat           scripts/bloat-o-meter: unpatched base against patched vmlinux'
-	@echo '  source          unpack /usr/src/linux-source-6.12.tar.xz under build/src'
-	@echo '  deps            apt-get install what is missing'
-	@echo '  clean           remove build/'
-	@echo 'Variables: KSRC=/path/to/linux  FLAVOUR=bench|test  TOPO=flat|smt|llc2'
-	@echo '           DISCARD_TREE=1 (remake build/linux even if it holds work not'
-	@echo '           written back to patches/ or the overlay; without it, a refusal)'
-	@echo '           ACCEL=auto|kvm|tcg  APPEND="kernel args"  TIMEOUT=seconds'
-	@echo 'Check:     TOPOS="flat smt llc2"  STRESS_SECS=60 (torture in each boot; 0: none)'
-	@echo 'Bench:     ROUNDS=5  ARMS="off hint-only ..."  WORKLOADS="pipe msg-thread-g2 ..."'
-	@echo '           QUICK=1  BASELINE=hint-only  BOOTS=3  NOBUILD=1 (boot what is built)'
-	@echo '           CLOCK=auto|icount|host (auto: icount, QEMU counting instructions,'
-	@echo '           under single-threaded TCG; host time under KVM or TCG_THREAD=multi)'
-	@echo '           bench/guest-bench.sh --check lists the workloads and their commands'
-	@echo 'Deb:       BASECONFIG=/boot/config-$$(uname -r)  LOCALMODCONFIG=1 (loaded modules only)'
-	@echo '           LSMOD=file (lsmod of the target machine)  DBG=1 (also the -dbg package)'
+	@cat $(H)/help.txt
 
-# Every target checks the variables first, before any work.
+# Every target checks the variables first, before any work; those given on
+# the command line must be ours.
 vars:
-	@$(H)/check-vars.sh
+	@$(H)/check-vars.sh $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
 
 deps: vars
 	@$(H)/deps.sh
@@ -117,6 +71,12 @@ bench: vars
 
 bench-overhead: vars
 	@bench/overhead.sh
+
+# Two results directories side by side: results/<date-time>-compare/.
+compare: deps
+	$(if $(and $(A),$(B)),,$(error make compare needs A=DIR and B=DIR, two results directories (raw.csv in each), e.g. A=results/reference/flat B=results/<date-time>))
+	@/usr/bin/python3 bench/compare.py --names "$(notdir $(abspath $(A)))" "$(notdir $(abspath $(B)))" \
+		--a "$(A)" --b "$(B)" --out "results/$$(date +%Y%m%d-%H%M%S)-compare"
 
 deb: tree
 	@$(H)/deb.sh

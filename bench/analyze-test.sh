@@ -114,5 +114,43 @@ analyze boots "$scratch/boot1.csv" "$scratch/boot2.csv"
 not_paired() { head -1 "$scratch/boots/summary.csv" | grep -q ',paired_n,' && [ -z "$(csv boots arm paired_n)" ]; }
 expect boots "runs of two boots are not paired" not_paired
 
-echo "analyze-test: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
-[ "$tap_failed" = 0 ]
+# The committed references, analysed again: the same tables and summary,
+# but for the line that names where raw.csv was (a path of the run's).
+same_as_reference() {
+	local ref=$REPO/results/reference/$1 out=$scratch/ref-$1 base=hint-only f
+	[ "$1" != overhead ] || base=base
+	"$PYTHON" "$BENCH/analyze.py" --baseline "$base" --no-plot --out "$out" \
+		--title "$(sed -n '1s/^# //p' "$ref/table.md")" "$ref/raw.csv" >/dev/null || return 1
+	for f in table.md summary.csv; do
+		[ -f "$ref/$f" ] || continue
+		diff <(grep -v ' measurements from ' "$ref/$f") <(grep -v ' measurements from ' "$out/$f") || return 1
+	done
+}
+for ref in flat smt llc2 overhead; do
+	same_as_reference "$ref" >"$scratch/ref-$ref.diff" 2>&1 && rc=0 || rc=1
+	tap "$rc" "results/reference/$ref analysed again gives its table.md and summary.csv" \
+		"$(cat "$scratch/ref-$ref.diff")"
+done
+
+# compare.py, given the overhead reference's two kernels as two sides,
+# finds the changes and intervals its table.md gives, workload by workload.
+awk -F, -v OFS=, -v dir="$scratch" '
+	NR == 1 { print >dir "/ov-base.csv"; print >dir "/ov-patched.csv"; next }
+	$3 == "base" { $3 = "off"; print >dir "/ov-base.csv" }
+	$3 == "patched-off" { $3 = "off"; print >dir "/ov-patched.csv" }
+' "$REPO/results/reference/overhead/raw.csv"
+"$PYTHON" "$BENCH/compare.py" --names base patched-off --out "$scratch/ov" \
+	--a "$scratch/ov-base.csv" --b "$scratch/ov-patched.csv" >/dev/null
+want=$(grep -E '^\| patched-off \| [0-9]+ \| ' "$REPO/results/reference/overhead/table.md" | cut -d'|' -f8 | xargs -d'\n' -n1 echo)
+got=$(grep '^| [a-z0-9-]* | [a-z-]* (' "$scratch/ov/compare.md" | cut -d'|' -f10 | xargs -d'\n' -n1 echo)
+[ -n "$want" ] && [ "$want" = "$got" ] && rc=0 || rc=1
+tap "$rc" "compare.py gives the overhead reference's changes and intervals" "want: $want"$'\n'"got: $got"
+# Bad sides stop with a message and write nothing.
+out=$("$PYTHON" "$BENCH/compare.py" --out "$scratch/bad" --a "$scratch/nope" --b "$scratch/ov-base.csv" 2>&1) &&
+	rc=1 || { grep -q "neither a raw.csv nor a results directory" <<<"$out" && [ ! -e "$scratch/bad" ] && rc=0 || rc=1; }
+tap "$rc" "compare.py refuses a side that is not a result" "$out"
+out=$("$PYTHON" "$BENCH/compare.py" --out "$scratch/bad" --a "$scratch/spell.csv" --b "$scratch/ov-base.csv" 2>&1) &&
+	rc=1 || { grep -q "no workload and arm in common" <<<"$out" && [ ! -e "$scratch/bad" ] && rc=0 || rc=1; }
+tap "$rc" "compare.py refuses two sides with no workload and arm in common" "$out"
+
+tap_end analyze-test

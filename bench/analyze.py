@@ -24,6 +24,7 @@ import argparse
 import csv
 import math
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -35,23 +36,30 @@ except ImportError:
     sys.exit("analyze: error: scipy is missing: apt-get install python3-scipy "
              "(or make deps), and run it with Debian's /usr/bin/python3")
 
-COLUMNS = ["round", "workload", "arm", "metric", "value", "unit", "better",
-           "sync_wakeups", "kept_on_waker_cpu", "declined_total", "hint_dropped"]
+
+def definitions(path=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                  "..", "harness", "definitions.sh")):
+    """harness/definitions.sh's NAME='value' lines, as the shell reads them."""
+    with open(path, encoding="utf-8") as f:
+        lex = shlex.shlex(f.read(), posix=True)
+    lex.whitespace_split = True
+    lex.commenters = "#"
+    return {k: v.split() for k, v in (tok.split("=", 1) for tok in lex)}
+
+
+DEFS = definitions()
+COLUMNS = DEFS["CSV_COLUMNS"]
 # The placement profile guest-bench.sh appends: the run's operations, the
 # landing, promise and (since 2026-12-03) context counters, whole-system
 # deltas. Files of either version are read.
-LANDINGS = ["landed_waker_cpu", "landed_smt_sibling", "landed_same_llc", "landed_other_llc"]
-CONTEXTS = ["context_task", "context_softirq_bh", "context_softirq", "context_hardirq"]
-SYSTEM = ["ipi_resched", "ipi_call", "ctx_switches", "ttwu_count", "ttwu_local",
-          "ttwu_wake_remote", "ttwu_move_affine", "lb_migrations", "run_delay_ns"]
-PROFILE_V1 = ["ops"] + LANDINGS + ["promise_kept", "promise_broken"] + SYSTEM
-PROFILE = ["ops"] + LANDINGS + ["promise_kept", "promise_broken"] + CONTEXTS + SYSTEM
-ARM_ORDER = ["base", "patched-off", "off", "hint-only", "waker-if-alone",
-             "reciprocal-only", "no-sync", "reciprocal-strict", "honest-waker"]
-WORKLOAD_ORDER = ["pipe", "pipe-cpu01", "pipe-cpu0"] + \
-    [f"{k}-{m}-g{g}" for k in ("msg", "hackbench") for m in ("thread", "process")
-     for g in (1, 2, 4)] + ["sockperf", "tbench-1", "tbench-nproc", "tbench-2nproc",
-                            "udp-stream"]
+LANDINGS = [c for c in DEFS["STATS_COUNTERS"] if c.startswith("landed_")]
+CONTEXTS = [c for c in DEFS["STATS_COUNTERS"] if c.startswith("context_")]
+SYSTEM = DEFS["SYSTEM_COUNTERS"]
+PROFILE = ["ops"] + DEFS["STATS_COUNTERS"] + SYSTEM
+PROFILE_V1 = [c for c in PROFILE if c not in CONTEXTS]
+ARM_ORDER = ["base", "patched-off", "off"] + DEFS["POLICIES"]
+WORKLOAD_ORDER = DEFS["WORKLOADS_ALL"]
+
 PROFILE_NOTE = (
     "Placement profile (before each workload's timings): where the feature "
     "placed the wakees of decided sync wakeups (landed_* of sync_wakeup_stats, "
@@ -608,8 +616,9 @@ plot for [i=0:{len(arms) - 1}] '{dat}' using (column(2+2*i)):(column(3+2*i)):xti
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("csv", nargs="+", help="raw.csv file(s) from bench/guest-bench.sh")
-    ap.add_argument("--baseline", default="hint-only",
-                    help="arm the others are compared with (default hint-only)")
+    ap.add_argument("--baseline", default=DEFS["BASELINE_ARM"][0],
+                    help="arm the others are compared with (default "
+                    f"{DEFS['BASELINE_ARM'][0]})")
     ap.add_argument("--out", help="directory for table.md, summary.csv, plot.png "
                     "(default: the first CSV's directory)")
     ap.add_argument("--title", default="", help="first line of table.md")

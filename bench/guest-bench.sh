@@ -14,9 +14,8 @@
 # Environment:
 #   RESULTS     writable result directory (the guest's /mnt)
 #   ROUNDS      rounds (default 5; QUICK=1: 1)
-#   ARMS        subset of: off hint-only waker-if-alone reciprocal-only
-#               no-sync reciprocal-strict honest-waker (default all, in that
-#               order)
+#   ARMS        subset of: off, then the POLICIES of harness/definitions.sh
+#               (default all, in that order)
 #   WORKLOADS   subset of the workloads listed by --check (default all)
 #   QUICK       1 = smoke-test sizes
 #   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS
@@ -30,14 +29,11 @@
 # /proc/config.gz nor /boot has it (the bench kernel's, for the guest).
 set -eu
 
-ALL_ARMS="off hint-only waker-if-alone reciprocal-only no-sync reciprocal-strict honest-waker"
-ALL_WORKLOADS="pipe pipe-cpu01 pipe-cpu0 msg-thread-g1 msg-thread-g2 msg-thread-g4"
-ALL_WORKLOADS+=" msg-process-g1 msg-process-g2 msg-process-g4"
-ALL_WORKLOADS+=" hackbench-thread-g1 hackbench-thread-g2 hackbench-thread-g4"
-ALL_WORKLOADS+=" hackbench-process-g1 hackbench-process-g2 hackbench-process-g4 sockperf"
-# tbench (dbench) at 1, nproc and 2 x nproc clients, and a UDP stream:
-# the cases that decided the 2022 thread (seeds/README.md).
-ALL_WORKLOADS+=" tbench-1 tbench-nproc tbench-2nproc udp-stream"
+# shellcheck source=harness/definitions.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../harness/definitions.sh"
+ALL_ARMS="off $POLICIES"
+# shellcheck disable=SC2086,SC2116 # the words, on one line
+ALL_WORKLOADS=$(echo $WORKLOADS_ALL)
 
 FEATURES=${BENCH_FEATURES:-/sys/kernel/debug/sched/features}
 POLICY=${BENCH_POLICY:-/proc/sys/kernel/sched_sync_wakeup_policy}
@@ -215,16 +211,13 @@ reset_counters() {
 	echo 0 >"$STATS" || die "cannot reset the counters in $STATS"
 }
 
-# The landings, contexts and promises of sync_wakeup_stats, in raw.csv's order.
-LANDING_COUNTERS="landed_waker_cpu landed_smt_sibling landed_same_llc landed_other_llc promise_kept promise_broken context_task context_softirq_bh context_softirq context_hardirq"
-
 # Sets sync kept declined dropped and landing[] (all empty without the
 # feature); declined is the sum of the declined_* counters.
 declare -A landing
 read_counters() {
 	local name value n=0 c
 	sync="" kept="" declined="" dropped=""
-	for c in $LANDING_COUNTERS; do landing[$c]=""; done
+	for c in $STATS_COUNTERS; do landing[$c]=""; done
 	feature_present || return 0
 	declined=0
 	while read -r name value; do
@@ -239,17 +232,17 @@ read_counters() {
 		landed_* | promise_* | context_*) landing[$name]=$value && n=$((n + 1)) ;;
 		esac
 	done <"$STATS"
-	[ "$n" = 13 ] || die "$STATS lacks some of sync_wakeups, kept_on_waker_cpu, hint_dropped, $LANDING_COUNTERS"
+	# shellcheck disable=SC2086 # a word per counter
+	[ "$n" = $((3 + $(set -- $STATS_COUNTERS && echo $#))) ] || die "$STATS lacks some of sync_wakeups, kept_on_waker_cpu, hint_dropped, $STATS_COUNTERS"
 }
 
 # --- the system's own counters, around every run ---------------------------
 
-# Whole-system deltas over a run, in raw.csv's order: IPIs (rescheduling;
+# Whole-system deltas over a run (SYSTEM_COUNTERS): IPIs (rescheduling;
 # function calls, how a wakelisted wakeup arrives), context switches, and
 # from /proc/schedstat (version 16) wakeups, wakeups on the waking CPU,
 # wakeups of a task last on another CPU, wake_affine() moves, load-balance
 # migrations and the wait of runnable tasks (ns). Empty where not counted.
-SYSTEM_COUNTERS="ipi_resched ipi_call ctx_switches ttwu_count ttwu_local ttwu_wake_remote ttwu_move_affine lb_migrations run_delay_ns"
 declare -A sys_before sys_delta smp
 
 # sample_system: the counters now into smp[]. Builtins only: a fork costs
@@ -529,7 +522,7 @@ csv() { echo "${1// /,}"; } # csv "a b c": "a,b,c"
 profile_csv() {
 	local c
 	profile=""
-	for c in $LANDING_COUNTERS; do profile+="${landing[$c]},"; done
+	for c in $STATS_COUNTERS; do profile+="${landing[$c]},"; done
 	for c in $SYSTEM_COUNTERS; do profile+="${sys_delta[$c]},"; done
 	profile=${profile%,}
 }
@@ -656,7 +649,8 @@ main() {
 	page_in
 	schedstats_on
 	write_meta
-	echo "round,workload,arm,metric,value,unit,better,sync_wakeups,kept_on_waker_cpu,declined_total,hint_dropped,ops,$(csv "$LANDING_COUNTERS"),$(csv "$SYSTEM_COUNTERS")" >"$RESULTS/raw.csv"
+	# shellcheck disable=SC2086,SC2116 # one line of words
+	csv "$(echo $CSV_COLUMNS ops $STATS_COUNTERS $SYSTEM_COUNTERS)" >"$RESULTS/raw.csv"
 
 	start=${EPOCHREALTIME/[.,]/}
 	progress "start: $ROUNDS rounds x ${#workload_list[@]} workloads x ${#arm_list[@]} arms = $total_runs runs, after ${#workload_list[@]} warm-up runs"

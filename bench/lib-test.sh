@@ -64,5 +64,4 @@ expect_clock "QEMU counts instructions only under TCG, not kvm" kvm CLOCK=icount
 expect_clock "needs single-threaded TCG" tcg CLOCK=icount TCG_THREAD=multi
 expect_clock "use one of: auto icount host" tcg CLOCK=wall
 
-echo "lib-test: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
-[ "$tap_failed" = 0 ]
+tap_end lib-test

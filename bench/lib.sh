@@ -8,28 +8,6 @@ BENCH="$REPO/bench"
 # Variables handed to bench/guest-bench.sh in the guest.
 GUEST_VARS="ROUNDS ARMS WORKLOADS QUICK PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT"
 
-# check_choice NAME VALUE CHOICE...: stop unless VALUE is one of the choices.
-check_choice() {
-	local name=$1 value=$2 c
-	shift 2
-	for c in "$@"; do
-		[ "$value" = "$c" ] && return 0
-	done
-	die "$name=$value is not valid: use one of: $*"
-}
-
-check_count() { # check_count NAME VALUE
-	case "$2" in
-	'' | *[!0-9]* | 0*) die "$1=$2 is not valid: use a positive integer" ;;
-	esac
-}
-
-# The guest script validates ROUNDS, ARMS, WORKLOADS, QUICK and the sizes;
-# run it on the host first so a typo stops us before any build or boot.
-check_guest_vars() {
-	"$BENCH/guest-bench.sh" --check >/dev/null
-}
-
 # Measured runs and warm-ups the guest will do with the current variables.
 planned_runs() {
 	"$BENCH/guest-bench.sh" --check | awk '/^runs: / { print $2 + $4 }'
@@ -75,7 +53,7 @@ boot_bench() {
 	kconfig=${kernel:-$(kernel_dir bench)/arch/x86/boot/bzImage}
 	kconfig=${kconfig%/arch/x86/boot/bzImage}/.config
 	# Each vCPU on its own host CPU where there are enough: less noise.
-	TCG_THREAD=${TCG_THREAD:-single} ICOUNT=$icount PIN_VCPUS=1 FLAVOUR=bench OUT="$out" CMD="$(guest_cmd "$kconfig")" TIMEOUT="${TIMEOUT:-$(default_timeout)}" \
+	ICOUNT=$icount PIN_VCPUS=1 FLAVOUR=bench OUT="$out" CMD="$(guest_cmd "$kconfig")" TIMEOUT="${TIMEOUT:-$(default_timeout)}" \
 		KERNEL="$kernel" "$REPO/vm/run.sh" >"$out/vm-run.log" 2>&1 || rc=$?
 	sleep 1 # let tail print the last lines
 	kill "$tailpid" 2>/dev/null || true
@@ -163,7 +141,7 @@ host_meta() {
 	echo "accel: $(cat "$1" 2>/dev/null || echo unknown)"
 	echo "vcpu pinning: $(cat "${1%/*}/pinning" 2>/dev/null || echo none)"
 	clock_meta "${1%/*}/clock"
-	echo "topology: ${TOPO:-flat}"
+	echo "topology: ${TOPO:-$TOPO_DEFAULT}"
 	echo "base kernel: $(kernel_version "$(ksrc)" 2>/dev/null || echo unknown) ($(ksrc))"
 	echo "repo: $(git -C "$REPO" describe --always --dirty --tags 2>/dev/null || echo 'not a git checkout')"
 	echo "patches/series: ${series:-(empty)}"

@@ -3,10 +3,10 @@
 # The unpatched base kernel and the patched kernel (SYNC_PAIR_AFFINE off) are
 # different kernels, so they cannot share a boot: boot them alternately
 # (base, patched, base, patched, ...), each boot running bench/guest-bench.sh
-# with ARMS=off, then pool the runs as arms `base` and `patched-off` and
-# compare with bench/analyze.py --baseline base.
-# Results: results/<date-time>-overhead/{raw.csv,meta.txt,table.md,plot.png}
-# and every boot's logs in results/<date-time>-overhead/<kind>-<n>/.
+# with ARMS=off, then pool each kernel's boots and set them side by side
+# with bench/compare.py (what make compare runs).
+# Results: results/<date-time>-overhead/{compare.md,compare.csv,meta.txt}
+# and every boot's raw.csv and logs in results/<date-time>-overhead/<kind>-<n>/.
 #
 # Environment:
 #   BOOTS      boot pairs (default 3)
@@ -18,7 +18,7 @@ set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-TOPO=${TOPO:-flat}
+TOPO=${TOPO:-$TOPO_DEFAULT}
 ACCEL=${ACCEL:-auto}
 NOBUILD=${NOBUILD:-0}
 BOOTS=${BOOTS:-3}
@@ -28,14 +28,9 @@ export TOPO ACCEL WORKLOADS ARMS
 
 base_kernel_dir() { echo "$BUILD/kernel-base"; }
 
+# Each variable's own value was checked by make vars (harness/check-vars.sh).
 check_settings() {
-	check_choice TOPO "$TOPO" flat smt llc2
-	check_choice ACCEL "$ACCEL" auto kvm tcg
-	check_choice NOBUILD "$NOBUILD" 0 1
-	check_count BOOTS "$BOOTS"
 	guest_clock >/dev/null || exit 1
-	[ -z "${TIMEOUT:-}" ] || check_count TIMEOUT "$TIMEOUT"
-	check_guest_vars
 }
 
 build() {
@@ -52,23 +47,6 @@ build() {
 	"$REPO/harness/build-kernel.sh" bench "$(ksrc)" "$(base_kernel_dir)"
 	"$REPO/harness/prepare-tree.sh"
 	"$REPO/harness/build-kernel.sh" bench
-}
-
-# merge RES: every boot's raw.csv into RES/raw.csv, the arm named after the
-# kernel, rounds numbered on across the boots of that kernel.
-merge() {
-	local res=$1 kind n first=1
-	for n in $(seq "$BOOTS"); do
-		for kind in base patched-off; do
-			awk -F, -v OFS=, -v arm="$kind" -v boot="$n" -v first="$first" '
-				NR == FNR { if (FNR > 1 && $1 > max) max = $1; next }
-				FNR == 1 { if (first) print; next }
-				# Rounds of their own: runs pair up by round only within a boot.
-				{ $1 = (2 * (boot - 1) + (arm != "base")) * max + $1; $3 = arm; print }
-			' "$res/$kind-$n/raw.csv" "$res/$kind-$n/raw.csv" >>"$res/raw.csv"
-			first=0
-		done
-	done
 }
 
 main() {
@@ -96,18 +74,17 @@ main() {
 				echo "$kind-$n.accel: $(cat "$res/$kind-$n/accel")"
 				echo "$kind-$n.vcpu pinning: $(cat "$res/$kind-$n/pinning" 2>/dev/null || echo none)"
 				clock_meta "$res/$kind-$n/clock" | sed "s/^/$kind-$n./"
-				echo "$kind-$n.tcg.thread: ${TCG_THREAD:-single}"
+				echo "$kind-$n.tcg.thread: $TCG_THREAD"
 			} >>"$res/meta.txt"
 		done
 	done
-	merge "$res"
 	echo "bench wall time: $(($(date +%s) - start)) s" >>"$res/meta.txt"
 	grep '^cmd\.' "$res/base-1/meta.txt" >>"$res/meta.txt"
-	"$PYTHON" "$BENCH/analyze.py" --baseline base --out "$res" \
+	"$PYTHON" "$BENCH/compare.py" --names base patched-off --out "$res" \
 		--title "Overhead: unpatched base vs patched with SYNC_PAIR_AFFINE off ($BOOTS boot pairs pooled, $TOPO, $(cat "$res/base-1/accel"), clock $(cat "$res/base-1/clock"))" \
-		"$res/raw.csv"
+		--a "$res"/base-*/raw.csv --b "$res"/patched-off-*/raw.csv
 	echo
-	log "bench-overhead took $(($(date +%s) - start)) s; results: $res (table.md, plot.png, raw.csv, meta.txt)"
+	log "bench-overhead took $(($(date +%s) - start)) s; results: $res (compare.md, compare.csv, meta.txt)"
 }
 
 main "$@"

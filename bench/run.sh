@@ -8,19 +8,19 @@
 #
 # Environment:
 #   ROUNDS     rounds of every workload under every arm (default 5)
-#   ARMS       subset of: off hint-only waker-if-alone reciprocal-only no-sync
-#              reciprocal-strict honest-waker (default all)
+#   ARMS       subset of: off and the POLICIES of harness/definitions.sh
+#              (default all)
 #   WORKLOADS  subset of the workloads (bench/guest-bench.sh --check lists them)
 #   QUICK=1    smoke run: 1 round, small sizes, every arm and workload (minutes)
 #   TOPO       flat | smt | llc2 (default flat)
 #   TOPOS      several of them: a boot each, results/<date-time>/<topo>/
 #   ACCEL      auto | kvm | tcg (default auto)
-#   TCG_THREAD single | multi: TCG's threads (default single: see bench_topology)
+#   TCG_THREAD single | multi: TCG's threads (default single: harness/definitions.sh)
 #   CLOCK      auto | icount | host: the guest's clock (default auto: icount,
 #              QEMU counting instructions, under single-threaded TCG; host
 #              time under KVM or multi-threaded TCG)
 #   TIMEOUT    seconds before the guest is killed (default from the plan)
-#   BASELINE   arm the others are compared with (default hint-only)
+#   BASELINE   arm the others are compared with (default BASELINE_ARM)
 #   NOBUILD=1  boot the bzImage already in build/kernel-bench, build nothing
 #   HOST=1     run on this machine's kernel; without SYNC_PAIR_AFFINE only
 #              ARMS=off (the default there)
@@ -30,34 +30,29 @@ set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-TOPO=${TOPO:-flat}
-TOPOS=$(echo "${TOPOS:-$TOPO}" | xargs)
+TOPO=${TOPO:-$TOPO_DEFAULT}
+# A blank TOPOS counts as unset, as make exports it empty.
+TOPOS=$(echo "${TOPOS:-}" | xargs)
+TOPOS=${TOPOS:-$TOPO}
 ACCEL=${ACCEL:-auto}
 NOBUILD=${NOBUILD:-0}
 HOST=${HOST:-0}
 export TOPO ACCEL
 
+# Each variable's own value was checked by make vars (harness/check-vars.sh);
+# here what depends on several, or on this machine.
 check_settings() {
-	check_choice TOPO "$TOPO" flat smt llc2
-	local t
-	[ -n "$(echo "$TOPOS" | xargs)" ] || die "TOPOS is empty: use some of: flat smt llc2"
-	for t in $TOPOS; do check_choice "TOPOS entry" "$t" flat smt llc2; done
-	check_choice ACCEL "$ACCEL" auto kvm tcg
-	check_choice NOBUILD "$NOBUILD" 0 1
-	check_choice HOST "$HOST" 0 1
 	if [ "$HOST" = 1 ]; then
 		[ "${CLOCK:-auto}" = auto ] || [ "$CLOCK" = host ] ||
 			die "CLOCK=$CLOCK: HOST=1 runs on this machine, no VM, in host time; drop CLOCK"
 	else
 		guest_clock >/dev/null || exit 1
 	fi
-	[ -z "${TIMEOUT:-}" ] || check_count TIMEOUT "$TIMEOUT"
-	check_guest_vars
 	# Last: it may mount debugfs, so only once everything else is valid.
 	[ "$HOST" = 0 ] || check_host
 }
 
-# hint-only (upstream behaviour) unless it is not among the arms.
+# BASELINE_ARM (upstream's placement) unless it is not among the arms.
 baseline() {
 	local arms
 	arms=$("$BENCH/guest-bench.sh" --check | sed -n 's/^arms: //p')
@@ -65,7 +60,7 @@ baseline() {
 		case " $arms " in *" $BASELINE "*) ;; *) die "BASELINE=$BASELINE is not among the arms: use one of: $arms" ;; esac
 		echo "$BASELINE"
 	else
-		case " $arms " in *" hint-only "*) echo hint-only ;; *) echo "${arms%% *}" ;; esac
+		case " $arms " in *" $BASELINE_ARM "*) echo "$BASELINE_ARM" ;; *) echo "${arms%% *}" ;; esac
 	fi
 }
 
@@ -203,15 +198,12 @@ bench_topology() {
 	start=$(date +%s)
 	ticks=$(cpu_ticks /proc/stat)
 	log "bench: $("$BENCH/guest-bench.sh" --check | sed -n 's/^runs: //p') runs on $topo, in one boot; results in $res"
-	# Single-threaded TCG: the arms flip the feature's static key, which
-	# under multi-threaded TCG can oops (int3) in a vCPU running the
-	# patched code (here after 467 of 700 runs). No effect under KVM.
-	TOPO=$topo TCG_THREAD=${TCG_THREAD:-single} boot_bench "$res/vm"
+	TOPO=$topo boot_bench "$res/vm"
 	steal=$(steal_share "$ticks" "$(cpu_ticks /proc/stat)")
 	cp "$res/vm/raw.csv" "$res/vm/meta.txt" "$res/"
 	{
 		TOPO=$topo host_meta "$res/vm/accel" bench
-		[ "$(cat "$res/vm/accel")" != tcg ] || echo "tcg.thread: ${TCG_THREAD:-single}"
+		[ "$(cat "$res/vm/accel")" != tcg ] || echo "tcg.thread: $TCG_THREAD"
 		echo "host.busy_before: $busy"
 		echo "host.steal: $steal"
 		echo "bench wall time: $(($(date +%s) - start)) s"

@@ -22,11 +22,11 @@ other_home() {
 	getent passwd "$user" | cut -d: -f6
 }
 
-# clone_one N WHERE DIR: clone HEAD into DIR, run the target there as CI
+# clone_one WHERE DIR: clone HEAD into DIR, run the target there as CI
 # would (a clean environment: nothing of this make's reaches it), print a
 # TAP line.
 clone_one() {
-	local n=$1 where=$2 dir=$3 log="$out/$1.log" start rc=0 last bdir
+	local where=$1 dir=$2 log="$out/$((tap_n + 1)).log" start rc=0 last bdir
 	start=$(date +%s)
 	{ git clone -q "$REPO" "$dir" && git -C "$dir" checkout -q "$head" &&
 		(cd "$dir" && env -i HOME="$HOME" PATH="$PATH" LANG=C.UTF-8 make "$target"); } \
@@ -34,13 +34,12 @@ clone_one() {
 	last=$(tail -n 1 "$log")
 	case "$last" in *" passed, 0 failed") ;; *) [ "$rc" != 0 ] || rc=1 ;; esac
 	if [ "$rc" = 0 ]; then
-		echo "ok $n $where: $last ($(($(date +%s) - start)) s)"
+		tap 0 "$where: $last ($(($(date +%s) - start)) s)"
 		bdir=$(cd "$dir" && bash -c '. harness/lib.sh && echo "$BUILD"')
 		rm -rf "$bdir" "$dir"
 	else
-		echo "not ok $n $where ($dir): $last; log $log"
+		tap 1 "$where ($dir)" "$last; log $log"
 	fi
-	[ "$rc" = 0 ]
 }
 
 [ "$(id -u)" = 0 ] || die "run as root: it clones into other users' homes"
@@ -49,16 +48,14 @@ head=$(git -C "$REPO" rev-parse HEAD)
 	log "uncommitted changes are not cloned: the clones get HEAD ${head:0:7}"
 mkdir -p "$out"
 home=$(other_home)
-passed=0 failed=0 n=0
 while IFS='|' read -r where dir; do
-	n=$((n + 1))
-	if clone_one "$n" "$where" "$dir"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	clone_one "$where" "$dir"
 done <<EOF
 root's home|$HOME/sync-wakeup-$stamp
 $user's home|$home/sync-wakeup-$stamp
 a world-readable folder|/var/tmp/sync-wakeup-$stamp
 a path with a space|/var/tmp/sync wakeup $stamp
 EOF
-[ "$n" = 4 ] || die "ran $n of the 4 clones"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+[ "$tap_n" = 4 ] || die "ran $tap_n of the 4 clones"
+echo "$((tap_n - tap_failed)) passed, $tap_failed failed"
+[ "$tap_failed" = 0 ]

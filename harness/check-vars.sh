@@ -2,6 +2,8 @@
 # The variables the targets read, checked before any work (a bad one found
 # after a 30-minute build wastes the build): each set one must be valid, and
 # the checkout must not be under /tmp. Exits 1 with what to use instead.
+# Usage: check-vars.sh [NAME...]: NAMEs are the variables given on make's
+# command line, each of which must be one of ours (harness/definitions.sh).
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -30,6 +32,44 @@ one_of() {
 	done
 }
 
+# closest NAME: the variable of ours within two edits of NAME, if any.
+closest() {
+	# shellcheck disable=SC2086 # one word per variable
+	printf '%s\n' $VARIABLES | awk -v n="$1" '
+	function dist(a, b,   i, j, la, lb, d, c) {
+		la = length(a); lb = length(b)
+		for (i = 0; i <= la; i++) d[i, 0] = i
+		for (j = 0; j <= lb; j++) d[0, j] = j
+		for (i = 1; i <= la; i++)
+			for (j = 1; j <= lb; j++) {
+				c = d[i - 1, j - 1] + (substr(a, i, 1) != substr(b, j, 1))
+				if (d[i - 1, j] + 1 < c) c = d[i - 1, j] + 1
+				if (d[i, j - 1] + 1 < c) c = d[i, j - 1] + 1
+				d[i, j] = c
+			}
+		return d[la, lb]
+	}
+	{ k = dist(toupper(n), $0); if (k <= 2 && (best == "" || k < bk)) { best = $0; bk = k } }
+	END { if (best != "") print best }'
+}
+
+# known NAME: NAME, given on the command line, is one of ours; the kernel's
+# own build variables are refused with what to do instead.
+known() {
+	local hint
+	case "$1" in
+	O) die "O=$O: the builds go under build/ (or /var/tmp for a checkout whose path holds a space); drop O=" ;;
+	ARCH | CROSS_COMPILE) die "$1=${!1}: only x86_64 guests are supported today; drop $1=" ;;
+	LLVM | CC) die "$1=${!1}: the kernels are built with gcc through ccache; drop $1=" ;;
+	esac
+	# shellcheck disable=SC2086,SC2116 # the words, on one line
+	case " $(echo $VARIABLES) " in *" $1 "*) return 0 ;; esac
+	hint=$(closest "$1")
+	die "unknown variable $1=${!1-}: ${hint:+did you mean $hint? }make help lists the variables"
+}
+
+for name in "$@"; do known "$name"; done
+
 # The guest mounts a tmpfs on /tmp and would not see a checkout there.
 case "$REPO/" in
 /tmp/*) die "this checkout is under /tmp ($REPO), which every guest covers with its own tmpfs: clone the repository somewhere else, e.g. under \$HOME" ;;
@@ -41,8 +81,10 @@ if [ -n "${KSRC:-}" ]; then
 	fi
 fi
 one_of FLAVOUR bench test
-one_of TOPO flat smt llc2
-one_of TOPOS flat smt llc2
+# shellcheck disable=SC2086 # one word per topology
+one_of TOPO $TOPOLOGIES
+# shellcheck disable=SC2086
+one_of TOPOS $TOPOLOGIES
 one_of ACCEL auto kvm tcg
 if [ "${ACCEL:-auto}" = kvm ] && [ ! -w "${ACCEL_KVM_DEV:-/dev/kvm}" ]; then
 	die "ACCEL=kvm, but /dev/kvm is not usable here: use ACCEL=tcg or auto"
@@ -55,10 +97,13 @@ case "${CLONE_USER:-}" in
 root) die "CLONE_USER=root: root's home is a case of its own; name another user (made if missing)" ;;
 *[!a-z0-9_-]* | [!a-z_]*) die "CLONE_USER=$CLONE_USER is not a user name: use lower-case letters, digits, _ and -" ;;
 esac
-one_of TESTS sched/sync_wakeup:sync_wakeup_iface sched/sync_wakeup:sync_wakeup_fuzz \
-	sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_boot \
-	sched/sync_wakeup:sync_wakeup_promise
+# The selftests run_kselftest.sh runs: their Makefile's TEST_GEN_PROGS.
+# shellcheck disable=SC2046
+[ -z "${TESTS:-}" ] || one_of TESTS $(sed -n '/^TEST_GEN_PROGS :=/,/[^\\]$/p' \
+	"$REPO/tools/testing/selftests/sched/sync_wakeup/Makefile" |
+	sed 's/^TEST_GEN_PROGS :=//; s/\\$//' | xargs -n 1 printf 'sched/sync_wakeup:%s\n')
 one_of LOCALMODCONFIG 0 1
+one_of NOBUILD 0 1
 one_of DBG 0 1
 one_of HOST 0 1
 one_of DISCARD_TREE 0 1
@@ -70,9 +115,14 @@ done
 number TIMEOUT 60 86400
 number BOOT_TIMEOUT 300 86400
 number GUEST_JOBS 1 4
+number BOOTS 1 100
+number DURATION 1 10080
 # The torture needs more than its 10 s stall limit, and the boot has to
 # finish within BOOT_TIMEOUT: about 300 s of it go to booting and setup.
 boot_timeout=${BOOT_TIMEOUT:-2400}
 if [ -n "${STRESS_SECS:-}" ] && [ "$STRESS_SECS" != 0 ]; then
 	number STRESS_SECS 20 $((boot_timeout - 300))
 fi
+# The bench's own variables (ROUNDS, ARMS, WORKLOADS, the sizes): the
+# guest script checks them, here on the host before any work.
+"$REPO/bench/guest-bench.sh" --check >/dev/null

@@ -3,7 +3,7 @@
 # once per topology to run the selftests and a short torture (the first boot
 # also with the sched_sync_wakeup= parameter), run the static checks; then
 # sum every TAP result into one closing line "N passed, N failed".
-#   TOPOS         topologies to boot (default: flat smt llc2)
+#   TOPOS         topologies to boot (default: TOPOS_CHECK, harness/definitions.sh)
 #   TESTS         selftests for every boot (default: placement in each, the
 #                 boot parameter and interface tests in the first, the
 #                 fuzzer in the second)
@@ -17,7 +17,7 @@ set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-TOPOS=${TOPOS:-flat smt llc2}
+TOPOS=${TOPOS:-$TOPOS_CHECK}
 STRESS_SECS=${STRESS_SECS:-60}
 # Seconds per boot: the first boot (boot parameter, interface, fuzz,
 # placement, 90 s torture) outlasted 1200 s on 2026-12-01 with two guests at
@@ -33,9 +33,6 @@ spread_tests="sched/sync_wakeup:sync_wakeup_fuzz"
 # A valid policy, then an unknown one: the unknown one is ignored with a
 # warning and the valid one stays in force (sync_wakeup_boot checks both).
 boot_param="sched_sync_wakeup=waker-if-alone sched_sync_wakeup=bogus"
-# Under TCG, one host thread for all vCPUs: the tests toggle scheduler
-# features, which multi-threaded TCG turns into int3 oopses (stress/run.sh).
-export TCG_THREAD=${TCG_THREAD:-single}
 # The instruction-counting clock where QEMU has it: what a guest measures
 # (where a wakee ran, how long a waker ran before it slept) follows from
 # the instructions it ran, not from how busy the host is, so the placement

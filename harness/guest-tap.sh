@@ -6,13 +6,10 @@
 # $results first.
 
 host_tap="${results:?set results before sourcing guest-tap.sh}/host.tap"
-tap_n=0
+# tap() (harness/tap.sh, via lib.sh) appends to the host TAP file.
+# shellcheck disable=SC2034
+TAP_FILE=$host_tap
 started=$(date +%s)
-
-tap() { # tap STATUS DESCRIPTION
-	tap_n=$((tap_n + 1))
-	if [ "$1" = 0 ]; then echo "ok $tap_n $2"; else echo "not ok $tap_n $2"; fi >>"$host_tap"
-}
 
 # expect DESCRIPTION COMMAND...: one host TAP line for the command's status.
 # A failure is recorded, never fatal: every later check still runs.

@@ -3,6 +3,9 @@
 
 # shellcheck disable=SC2034 # used by the scripts that source this file
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=harness/definitions.sh
+. "$REPO/harness/definitions.sh"
+export TCG_THREAD="${TCG_THREAD:-$TCG_THREAD_DEFAULT}"
 # Kbuild refuses an output directory whose path holds a space: a checkout
 # whose path does keeps its build outside it, under /var/tmp (not /tmp,
 # which every guest covers with a tmpfs). The name is predictable: fine for
@@ -92,20 +95,8 @@ git_identity() {
 	export GIT_COMMITTER_NAME="$name" GIT_COMMITTER_EMAIL="$email"
 }
 
-# tap STATUS DESCRIPTION [DETAILS]: one TAP line on stdout, numbered from 1;
-# on a failure DETAILS follow as comments and tap_failed counts it.
-tap_n=0
-tap_failed=0
-tap() {
-	tap_n=$((tap_n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $tap_n $2"
-	else
-		tap_failed=$((tap_failed + 1))
-		echo "not ok $tap_n $2"
-		[ -z "${3:-}" ] || printf '%s\n' "$3" | head -20 | sed 's/^/#   /'
-	fi
-}
+# shellcheck source=harness/tap.sh
+. "$REPO/harness/tap.sh"
 
 # base_repo DIR: a git repository of the pristine source, one commit tagged
 # "base" (Debian's source carries a .gitignore that ignores the top level).
@@ -156,7 +147,7 @@ accel_args() {
 	# identify_cpu() has cleared the boot CPU's feature bits makes KASAN
 	# check direct-map addresses against the 4-level layout and report a
 	# false "wild-memory-access"; TCG is slow enough to hit that window.
-	tcg) echo "tcg -accel tcg,thread=${TCG_THREAD:-multi} -cpu max,la57=off" ;;
+	tcg) echo "tcg -accel tcg,thread=$TCG_THREAD -cpu max,la57=off" ;;
 	*) die "unknown ACCEL=$mode: use auto, kvm or tcg" ;;
 	esac
 }
@@ -187,7 +178,7 @@ guest_clock() {
 	accel=$(resolve_accel "${ACCEL:-auto}")
 	case "${CLOCK:-auto}" in
 	auto)
-		if [ "$accel" = tcg ] && [ "${TCG_THREAD:-single}" = single ]; then
+		if [ "$accel" = tcg ] && [ "$TCG_THREAD" = single ]; then
 			echo icount
 		else
 			echo host
@@ -195,7 +186,7 @@ guest_clock() {
 		;;
 	icount)
 		# icount_args is the one place that says where QEMU has icount.
-		icount_args "$accel $(TCG_THREAD=${TCG_THREAD:-single} accel_args tcg | cut -d' ' -f2-)" \
+		icount_args "$accel $(accel_args tcg | cut -d' ' -f2-)" \
 			"$ICOUNT_SHIFT" >/dev/null
 		echo icount
 		;;
@@ -220,7 +211,7 @@ sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 # unequal length left one idle for minutes, 2026-12-02). A guest with a
 # thread per vCPU (KVM, multi-threaded TCG) wants the whole host: one.
 guest_jobs() {
-	if [ "${TCG_THREAD:-multi}" = single ] && [ "$(resolve_accel "$1")" = tcg ]; then
+	if [ "$TCG_THREAD" = single ] && [ "$(resolve_accel "$1")" = tcg ]; then
 		echo $(($2 < 4 ? $2 : 4))
 	else
 		echo 1

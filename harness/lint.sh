@@ -62,5 +62,4 @@ self_test harness/prepare-tree-test.sh "harness/prepare-tree.sh refuses to remak
 out=$(cd "$REPO" && find .ci harness vm bench stress -type f \( -name "*.sh" -o -name run \) -print0 | xargs -0 shellcheck -x 2>&1) && rc=0 || rc=1
 tap "$rc" "shellcheck on the harness" "$out"
 
-echo "lint: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
-[ "$tap_failed" = 0 ]
+tap_end lint

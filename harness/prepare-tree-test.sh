@@ -17,7 +17,8 @@ setup() {
 	printf 'kernelversion:\n\t@echo 6.12.0\n' >"$src/Makefile"
 	printf 'one\ntwo\nthree\n' >"$src/kernel/fair.c"
 	printf 'upstream\n' >"$src/kernel/core.c"
-	cp "$REPO/harness/lib.sh" "$REPO/harness/prepare-tree.sh" "$toy/harness/"
+	cp "$REPO/harness/lib.sh" "$REPO/harness/tap.sh" "$REPO/harness/definitions.sh" \
+		"$REPO/harness/prepare-tree.sh" "$toy/harness/"
 	cat >"$toy/patches/0001-two.patch" <<-'EOF'
 	Subject: two becomes 2
 
@@ -97,5 +98,4 @@ tap "$rc" "and when it takes the patch back" "$out"
 rm "$tree/.sync-wakeup-sums"
 expect_refusal "a tree with no record of its preparation" "" true
 
-echo "prepare-tree: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
-[ "$tap_failed" = 0 ]
+tap_end prepare-tree

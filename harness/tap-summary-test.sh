@@ -46,5 +46,4 @@ expect "0 passed, 1 failed, 0 skipped" "a host line skipped, not allowed to" \
 expect "1 passed, 1 failed, 0 skipped" "host lines count as they are" \
 	"ok 1 boot flat: console clean" "not ok 2 boot flat: console clean"
 
-echo "tap-summary: $((tap_n - tap_failed)) passed, $tap_failed failed" >&2
-[ "$tap_failed" = 0 ]
+tap_end tap-summary

@@ -10,12 +10,8 @@ secs=$1
 torture=$2/sched/sync_wakeup/sync_wakeup_torture
 watchdog_test=${3:-}
 stressors="pipe futex switch sem sock"
-n=0
-
-tap() { # tap STATUS DESCRIPTION: STATUS 0 is ok
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
+# shellcheck source=harness/tap.sh
+. "$(dirname "$0")/../harness/tap.sh"
 
 if [ ! -x "$torture" ]; then
 	tap 1 "stress: $torture is installed (run make selftests)"

@@ -7,12 +7,10 @@ here=$(dirname "$0")
 topo=$1
 kselftest=$2
 shift 2
-n=0
-
-tap() { # tap STATUS DESCRIPTION: STATUS 0 is ok
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
+# shellcheck source=harness/tap.sh
+. "$here/../harness/tap.sh"
+# shellcheck source=harness/definitions.sh
+. "$here/../harness/definitions.sh"
 
 feature_listed() {
 	grep -qwE '(NO_)?SYNC_PAIR_AFFINE' /sys/kernel/debug/sched/features
@@ -32,15 +30,18 @@ packages() {
 check_topology() {
 	cpus=$(grep -c ^processor /proc/cpuinfo)
 	smt=$(cat /sys/devices/system/cpu/smt/active 2>/dev/null || echo 0)
-	got="cpus=$cpus smt=$smt packages=$(packages) domains='$(domains)'"
-	case "$topo" in
-	flat) want="cpus=2 smt=0 packages=1 domains='MC'" ;;
-	smt) want="cpus=4 smt=1 packages=1 domains='SMT MC'" ;;
-	llc2) want="cpus=4 smt=0 packages=2 domains='MC PKG'" ;;
-	*) want="a known topology" ;;
-	esac
+	got="cpus=$cpus smt=$smt packages=$(packages) domains=$(domains)"
+	eval "want=\${SEEN_$topo:-a known topology}"
 	[ "$got" = "$want" ]
-	tap $? "topology $topo: want $want, got $got"
+	tap $? "topology $topo: want '$want', got '$got'"
+}
+
+# The kernel offers the policies the harness knows, in the same order.
+check_policies() {
+	got=$(cat /proc/sys/kernel/sched_sync_wakeup_available_policies)
+	# shellcheck disable=SC2086,SC2116 # the words, on one line
+	[ "$(echo $got)" = "$(echo $POLICIES)" ]
+	tap $? "available_policies is POLICIES of harness/definitions.sh: got '$got'"
 }
 
 # The distro sysctl.d file, loaded as systemd-sysctl would, sets its policy.
@@ -62,6 +63,7 @@ echo "TAP version 13"
 feature_listed
 tap $? "kernel $(uname -r) is patched: debugfs sched/features lists SYNC_PAIR_AFFINE"
 check_topology
+check_policies
 check_sysctl_d
 
 cd "$kselftest" || { tap 1 "kselftests installed in $kselftest"; exit 1; }

@@ -6,9 +6,10 @@
 # Environment:
 #   CMD       shell command to run in the guest (required)
 #   FLAVOUR   bench | test (default bench)
-#   TOPO      flat | smt | llc2 (default flat)
+#   TOPO      one of TOPOLOGIES (default TOPO_DEFAULT; harness/definitions.sh)
 #   ACCEL     auto | kvm | tcg (default auto: kvm only with vmx/svm and /dev/kvm)
-#   TCG_THREAD  multi | single: TCG with a host thread per vCPU, or one for all
+#   TCG_THREAD  single | multi: TCG with one host thread for all vCPUs, or a
+#             thread per vCPU (default single: harness/definitions.sh)
 #   APPEND    extra kernel command line
 #   TIMEOUT   seconds before the boot is killed (default 900)
 #   OUT       result directory (default build/vm/<time>-<flavour>-<topo>)
@@ -23,19 +24,17 @@ set -eu
 . "$(dirname "$0")/../harness/lib.sh"
 
 FLAVOUR=${FLAVOUR:-bench}
-TOPO=${TOPO:-flat}
+TOPO=${TOPO:-$TOPO_DEFAULT}
 ACCEL=${ACCEL:-auto}
 TIMEOUT=${TIMEOUT:-900}
 [ -n "${CMD:-}" ] || die "CMD is empty: say what to run in the guest, e.g. CMD='uname -a'"
 check_flavour "$FLAVOUR"
 
+# The -smp of a topology (harness/definitions.sh).
 topology_args() {
-	case "$1" in
-	flat) echo "-smp 2,sockets=1,cores=2,threads=1" ;;
-	smt) echo "-smp 4,sockets=1,cores=2,threads=2" ;;
-	llc2) echo "-smp 4,sockets=2,cores=2,threads=1" ;;
-	*) die "unknown TOPO=$1: use flat, smt or llc2" ;;
-	esac
+	local smp="SMP_$1"
+	case " $TOPOLOGIES " in *" $1 "*) ;; *) die "unknown TOPO=$1: use one of: $TOPOLOGIES" ;; esac
+	echo "-smp ${!smp}"
 }
 
 kernel=${KERNEL:-$(kernel_dir "$FLAVOUR")/arch/x86/boot/bzImage}

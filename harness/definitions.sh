@@ -1,0 +1,60 @@
+# shellcheck shell=sh disable=SC2034
+# The facts more than one script needs, each stated once. Sourced by the
+# shell scripts (harness/lib.sh for the host, the guest scripts directly)
+# and read by bench/analyze.py: NAME='value' lines only, no expansion and
+# no code, so that both sides read the same thing.
+
+# kernel.sched_sync_wakeup_policy's policies, in the kernel's order: every
+# make check boot compares them with available_policies (guest-check.sh).
+# The bench's arms are "off" (SYNC_PAIR_AFFINE off), then these.
+POLICIES='hint-only waker-if-alone reciprocal-only no-sync reciprocal-strict honest-waker'
+# Upstream's placement with the feature on: what every arm is compared with.
+BASELINE_ARM='hint-only'
+
+# The guest topologies: QEMU's -smp, and what the guest must then see (CPUs,
+# SMT active, packages, cpu0's scheduling domains), checked in every make
+# check boot.
+TOPOLOGIES='flat smt llc2'
+SMP_flat='2,sockets=1,cores=2,threads=1'
+SMP_smt='4,sockets=1,cores=2,threads=2'
+SMP_llc2='4,sockets=2,cores=2,threads=1'
+SEEN_flat='cpus=2 smt=0 packages=1 domains=MC'
+SEEN_smt='cpus=4 smt=1 packages=1 domains=SMT MC'
+SEEN_llc2='cpus=4 smt=0 packages=2 domains=MC PKG'
+# What each target boots unless TOPO or TOPOS says otherwise.
+TOPO_DEFAULT='flat'
+TOPOS_CHECK='flat smt llc2'
+TOPOS_STRESS='flat llc2'
+
+# bench/guest-bench.sh's workloads, in the tables' order: the pipe pair
+# (free, on CPUs 0-1, pinned to CPU 0), perf's messaging and hackbench
+# (threads, processes; 1, 2, 4 groups), loopback TCP (sockperf), tbench at
+# 1, nproc and 2 x nproc clients and a UDP stream: the cases that decided
+# the 2022 thread (docs/findings.md).
+WORKLOADS_ALL='pipe pipe-cpu01 pipe-cpu0
+msg-thread-g1 msg-thread-g2 msg-thread-g4 msg-process-g1 msg-process-g2 msg-process-g4
+hackbench-thread-g1 hackbench-thread-g2 hackbench-thread-g4
+hackbench-process-g1 hackbench-process-g2 hackbench-process-g4
+sockperf tbench-1 tbench-nproc tbench-2nproc udp-stream'
+
+# raw.csv: a row per run and metric, these columns, then the run's placement
+# profile: its operations ("ops"), STATS_COUNTERS (deltas of
+# sync_wakeup_stats) and SYSTEM_COUNTERS (whole-system deltas; what each
+# is: bench/guest-bench.sh).
+CSV_COLUMNS='round workload arm metric value unit better sync_wakeups kept_on_waker_cpu declined_total hint_dropped'
+STATS_COUNTERS='landed_waker_cpu landed_smt_sibling landed_same_llc landed_other_llc promise_kept promise_broken context_task context_softirq_bh context_softirq context_hardirq'
+SYSTEM_COUNTERS='ipi_resched ipi_call ctx_switches ttwu_count ttwu_local ttwu_wake_remote ttwu_move_affine lb_migrations run_delay_ns'
+
+# TCG's threads unless TCG_THREAD says otherwise: one for every vCPU.
+# Multi-threaded TCG oopses when a static key is patched, as every switch
+# of SYNC_PAIR_AFFINE does (docs/torture.md), and has no icount clock.
+TCG_THREAD_DEFAULT='single'
+
+# The variables the targets read (make help describes each): make refuses
+# any other given on its command line.
+VARIABLES='KSRC FLAVOUR TOPO TOPOS ACCEL TCG_THREAD CLOCK APPEND TIMEOUT CMD
+TESTS STRESS_SECS BOOT_TIMEOUT GUEST_JOBS DURATION DISCARD_TREE
+CLONE_TARGET CLONE_USER SERIES_BUILDS
+ROUNDS ARMS WORKLOADS QUICK BASELINE NOBUILD HOST BOOTS A B
+PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT
+BASECONFIG LOCALMODCONFIG LSMOD DBG'
