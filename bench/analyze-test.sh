@@ -132,6 +132,11 @@ for ref in flat smt llc2 overhead; do
 		"$(cat "$scratch/ref-$ref.diff")"
 done
 
+# The cross-topology tables of results/reference/README.md are the ones
+# the committed summaries give.
+out=$("$PYTHON" "$BENCH/reftables.py" --check "$REPO/results/reference" 2>&1) && rc=0 || rc=1
+tap "$rc" "results/reference/README.md's tables are what bench/reftables.py makes of the summaries" "$out"
+
 # compare.py, given the overhead reference's two kernels as two sides,
 # finds the changes and intervals its table.md gives, workload by workload.
 awk -F, -v OFS=, -v dir="$scratch" '
