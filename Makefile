@@ -3,25 +3,24 @@
 
 FLAVOUR ?= bench
 ACCEL   ?= auto
-export KSRC FLAVOUR TOPO ACCEL CMD APPEND TIMEOUT TOPOS TESTS
-export STRESS_SECS DURATION SERIES_BUILDS TCG_THREAD
-export ROUNDS ARMS WORKLOADS QUICK BOOTS BASELINE NOBUILD CLOCK
-export PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT
 # HOST only from the command line: some shells export HOST=<hostname>.
 override HOST := $(if $(filter command line,$(origin HOST)),$(HOST),)
-export BASECONFIG LOCALMODCONFIG LSMOD DBG HOST CLONE_TARGET CLONE_USER DISCARD_TREE A B
+# Variables given on the command line or in the environment reach the
+# scripts anyway; these are the ones set here.
+export FLAVOUR ACCEL HOST
 
 H := harness
 
 .PHONY: help vars deps source tree kernel selftests vm check check-clones stress series series-check lint bloat bench bench-overhead compare deb clean
 
 help:
-	@cat $(H)/help.txt
+	@$(H)/help.sh
 
 # Every target checks the variables first, before any work; those given on
-# the command line must be ours.
+# the command line must be ours, unless another make runs this one: it
+# passes its own command line on, which is not ours to judge.
 vars:
-	@$(H)/check-vars.sh $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
+	@$(H)/check-vars.sh $(if $(filter 0,$(MAKELEVEL)),$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
 
 deps: vars
 	@$(H)/deps.sh
@@ -72,11 +71,16 @@ bench: vars
 bench-overhead: vars
 	@bench/overhead.sh
 
-# Two results directories side by side: results/<date-time>-compare/.
-compare: deps
-	$(if $(and $(A),$(B)),,$(error make compare needs A=DIR and B=DIR, two results directories (raw.csv in each), e.g. A=results/reference/flat B=results/<date-time>))
-	@/usr/bin/python3 bench/compare.py --names "$(notdir $(abspath $(A)))" "$(notdir $(abspath $(B)))" \
-		--a "$(A)" --b "$(B)" --out "results/$$(date +%Y%m%d-%H%M%S)-compare"
+# Two results directories side by side: results/<date-time>-compare/. Needs
+# only Python and scipy.
+ifeq ($(filter compare,$(MAKECMDGOALS)),compare)
+ifeq ($(and $(A),$(B)),)
+$(error make compare needs A=DIR and B=DIR, two results directories (raw.csv in each), e.g. A=results/reference/flat B=results/<date-time>/flat)
+endif
+endif
+compare: vars
+	@$(H)/deps.sh --only python3 python3-scipy
+	@/usr/bin/python3 bench/compare.py --a "$(A)" --b "$(B)" --out "results/$$(date +%Y%m%d-%H%M%S)-compare"
 
 deb: tree
 	@$(H)/deb.sh

@@ -23,15 +23,27 @@ import sys
 
 import analyze as an
 
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results")
 META_KEYS = ["guest.kernel", "host.cpu", "accel", "clock", "topology", "repo", "tcg.thread"]
+
+
+def die(msg):
+    sys.exit(f"compare: error: {msg}")
 
 
 def csv_of(path):
     p = os.path.join(path, "raw.csv") if os.path.isdir(path) else path
     if not os.path.isfile(p):
-        an.die(f"{path}: neither a raw.csv nor a results directory with one "
-               "(make bench writes results/<date-time>/raw.csv)")
+        die(f"{path}: neither a raw.csv nor a results directory with one "
+            "(make bench writes results/<date-time>/raw.csv)")
     return p
+
+
+def name_of(path):
+    """A side's name: its directory, under results/ if it is there."""
+    d = os.path.dirname(os.path.abspath(path))
+    rel = os.path.relpath(d, os.path.abspath(RESULTS))
+    return d if rel.startswith("..") else rel
 
 
 def meta(paths):
@@ -68,17 +80,21 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--a", nargs="+", required=True, metavar="PATH", help="side A")
     ap.add_argument("--b", nargs="+", required=True, metavar="PATH", help="side B")
-    ap.add_argument("--names", nargs=2, default=["A", "B"], help="the sides' names")
+    ap.add_argument("--names", nargs=2, help="the sides' names (default: their "
+                    "directories, A and B if those are the same)")
     ap.add_argument("--out", required=True, help="directory for compare.md and compare.csv")
     ap.add_argument("--title", default="", help="first line of compare.md")
     args = ap.parse_args()
     a_paths, b_paths = [csv_of(p) for p in args.a], [csv_of(p) for p in args.b]
-    if args.names[0] == args.names[1]:
-        an.die(f"--names gives both sides the name {args.names[0]}")
-    a, b = args.names
-    rows = compare(an.read_rows(a_paths), an.read_rows(b_paths), args.names)
+    names = args.names or [name_of(a_paths[0]), name_of(b_paths[0])]
+    if names[0] == names[1]:
+        if args.names:
+            die(f"--names gives both sides the name {names[0]}")
+        names = ["A", "B"]
+    a, b = names
+    rows = compare(an.read_rows(a_paths), an.read_rows(b_paths), names)
     if not rows:
-        an.die("A and B have no workload and arm in common: nothing to compare")
+        die(f"{a} and {b} have no workload and arm in common: nothing to compare")
 
     ma, mb = meta(a_paths), meta(b_paths)
     md = [f"# {args.title or f'{b} against {a}'}", "",

@@ -47,7 +47,7 @@ expect "HOST=1 refuses CLOCK=icount: no VM, no QEMU clock" "HOST=1 runs on this 
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	# nobody cannot read a checkout in root's home (mode 700): it runs a
 	# copy of the scripts in a folder it can read.
-	copy=$(mktemp -d)
+	copy=$(mktemp -d -p /var/tmp)
 	trap 'umount "$scratch/ro" 2>/dev/null || :; rm -rf "$scratch" "$copy"' EXIT
 	cp -r "$REPO/bench" "$REPO/harness" "$copy/"
 	chmod -R a+rX "$copy"

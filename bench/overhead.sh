@@ -28,8 +28,10 @@ export TOPO ACCEL WORKLOADS ARMS
 
 base_kernel_dir() { echo "$BUILD/kernel-base"; }
 
-# Each variable's own value was checked by make vars (harness/check-vars.sh).
+# Each variable's own value (harness/check-vars.sh, as make vars does: the
+# script may be run without make), then the clock.
 check_settings() {
+	"$REPO/harness/check-vars.sh"
 	guest_clock >/dev/null || exit 1
 }
 

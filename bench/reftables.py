@@ -47,7 +47,9 @@ def tables(root):
         lo, hi = r["ci95_lo_pct"], r["ci95_hi_pct"]
         if a == base:
             return s
-        if lo == "" or float(lo) <= 0 <= float(hi):
+        if lo == "":
+            return s + f" ({an.NO_CI})"
+        if float(lo) <= 0 <= float(hi):
             return s + f" ({an.NO_DIFF})"
         return f"{s}, {float(r[f'delta_pct_vs_{base}']):+.1f}% [{float(lo):+.1f}, {float(hi):+.1f}]"
 

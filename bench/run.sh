@@ -39,9 +39,11 @@ NOBUILD=${NOBUILD:-0}
 HOST=${HOST:-0}
 export TOPO ACCEL
 
-# Each variable's own value was checked by make vars (harness/check-vars.sh);
-# here what depends on several, or on this machine.
+# Each variable's own value (harness/check-vars.sh, as make vars does: the
+# script may be run without make), then what depends on several, or on
+# this machine.
 check_settings() {
+	TOPOS=$TOPOS "$REPO/harness/check-vars.sh"
 	if [ "$HOST" = 1 ]; then
 		[ "${CLOCK:-auto}" = auto ] || [ "$CLOCK" = host ] ||
 			die "CLOCK=$CLOCK: HOST=1 runs on this machine, no VM, in host time; drop CLOCK"
@@ -145,7 +147,7 @@ main_host() {
 		echo "repo: $(git -C "$REPO" describe --always --dirty --tags 2>/dev/null || echo 'not a git checkout')"
 		echo "command: $(invocation bench | head -1)"
 		# The VM's settings do not apply here.
-		invocation bench | tail -n +2 | grep -vE '^  (TOPO|ACCEL|NOBUILD)=' | sed 's/^  /setting: /'
+		invocation bench | tail -n +2 | grep -vE '^  (TOPO|ACCEL|TCG_THREAD|NOBUILD)=' | sed 's/^  /setting: /'
 		echo "host.busy_before: $busy"
 		echo "host.steal: $steal"
 		echo "bench wall time: $(($(date +%s) - start)) s"

@@ -60,7 +60,8 @@ make_vars() {
 	local want=$1 out rc
 	shift
 	# shellcheck disable=SC2046,SC2086
-	out=$(env $(printf -- '-u %s ' $VARIABLES) make -s -C "$REPO" vars "$@" 2>&1) && rc=0 || rc=1
+	out=$(env $(printf -- '-u %s ' $VARIABLES) -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		make -s -C "$REPO" vars "$@" 2>&1) && rc=0 || rc=1
 	if [ -z "$want" ]; then
 		[ "$rc" = 0 ] && [ -z "$out" ] && rc=0 || rc=1
 	else
@@ -76,15 +77,30 @@ make_vars "ARCH=arm64: only x86_64" ARCH=arm64
 make_vars "LLVM=1: the kernels are built with gcc" LLVM=1
 make_vars "ROUNDS=abc is not a positive integer" ROUNDS=abc
 make_vars "" TOPO=smt ROUNDS=2 HOST=1 QUICK=1
+make_vars "" V=1 W=1 KCFLAGS=-g
+make_vars "unknown variable AB=1: make help" AB=1
+make_vars "'foo.bar' is not a variable name" foo.bar=1
 
-# make help names every variable and every target.
+# make help describes every target on a line of its own under Targets, and
+# every variable at the head of a line under Variables (NAME, NAME=... or
+# a list of names), its defaults filled in.
+help=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$REPO" help)
+described() { # described SECTION: the names at the head of its lines
+	awk -v s="$1" '/^[A-Z]/ { on = ($1 == s); next }
+		on && /^  [^ ]/ { sub(/^  /, ""); sub(/  .*/, ""); n = split($0, w, " ")
+			for (i = 1; i <= n; i++) { sub(/=.*/, "", w[i]); print w[i] } }' <<<"$help"
+}
 missing=""
-help=$(make -s -C "$REPO" help)
-# shellcheck disable=SC2086
-for w in $VARIABLES $(sed -n 's/^\.PHONY://p' "$REPO/Makefile"); do
-	grep -qw -- "$w" <<<"$help" || missing+=" $w"
+# shellcheck disable=SC2013 # a word per target
+for w in $(sed -n 's/^\.PHONY://p' "$REPO/Makefile"); do
+	described Targets | grep -qx -- "$w" || missing+=" target:$w"
 done
+# shellcheck disable=SC2086
+for w in $VARIABLES $KBUILD_VARIABLES; do
+	described Variables | grep -qx -- "$w" || missing+=" variable:$w"
+done
+grep -q @ <<<"$help" && missing+=" an @NAME@ left unfilled"
 [ -z "$missing" ] && rc=0 || rc=1
-tap "$rc" "make help names every variable of harness/definitions.sh and every target" "missing:$missing"
+tap "$rc" "make help describes every target and every variable of harness/definitions.sh" "missing:$missing"
 
 tap_end check-vars

@@ -49,14 +49,22 @@ closest() {
 			}
 		return d[la, lb]
 	}
-	{ k = dist(toupper(n), $0); if (k <= 2 && (best == "" || k < bk)) { best = $0; bk = k } }
+	# Two edits for a long name, one for a short one, none under three
+	# letters (everything is two edits from A).
+	{ k = dist(toupper(n), $0); lim = length(n) > 5 ? 2 : (length(n) > 2 ? 1 : 0)
+	  if (k <= lim && (best == "" || k < bk)) { best = $0; bk = k } }
 	END { if (best != "") print best }'
 }
 
-# known NAME: NAME, given on the command line, is one of ours; the kernel's
-# own build variables are refused with what to do instead.
+# known NAME: NAME, given on the command line, is one of ours or one of
+# Kbuild's that reaches the kernel builds unchanged; the others Kbuild
+# reads are refused with what to do instead.
 known() {
 	local hint
+	case "$1" in
+	[!A-Za-z_]* | *[!A-Za-z0-9_]*) die "'$1' is not a variable name: make help lists the variables" ;;
+	esac
+	case " $KBUILD_VARIABLES " in *" $1 "*) return 0 ;; esac
 	case "$1" in
 	O) die "O=$O: the builds go under build/ (or /var/tmp for a checkout whose path holds a space); drop O=" ;;
 	ARCH | CROSS_COMPILE) die "$1=${!1}: only x86_64 guests are supported today; drop $1=" ;;

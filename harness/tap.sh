@@ -8,6 +8,7 @@
 # comments.
 tap_n=0
 tap_failed=0
+TAP_FILE=""
 tap() {
 	if [ -n "${TAP_FILE:-}" ]; then
 		tap_line "$@" >>"$TAP_FILE"

@@ -17,6 +17,8 @@ set -eu
 
 DURATION=${DURATION:-15}
 TOPOS=${TOPOS:-$TOPOS_STRESS}
+# As make vars does: the script may be run without make.
+TOPOS=$TOPOS DURATION=$DURATION "$REPO/harness/check-vars.sh"
 
 results="$BUILD/stress/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$results"
