@@ -81,6 +81,16 @@ make_vars "" V=1 W=1 KCFLAGS=-g
 make_vars "unknown variable AB=1: make help" AB=1
 make_vars "'foo.bar' is not a variable name" foo.bar=1
 
+# A make that runs ours passes its command line on: not ours to judge.
+outer=$(mktemp -d -p /var/tmp)
+# shellcheck disable=SC2016 # $(MAKE) is the makefile's
+printf 'all:\n\t@$(MAKE) -s -C "%s" vars\n' "$REPO" >"$outer/Makefile"
+# shellcheck disable=SC2046,SC2086
+out=$(env $(printf -- '-u %s ' $VARIABLES) -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	make -s -C "$outer" BUILD_ID=5 2>&1) && rc=0 || rc=1
+rm -rf "$outer"
+tap "$rc" "make vars run by another make BUILD_ID=5 passes" "$out"
+
 # make help describes every target on a line of its own under Targets, and
 # every variable at the head of a line under Variables (NAME, NAME=... or
 # a list of names), its defaults filled in.
