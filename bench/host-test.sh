@@ -18,11 +18,10 @@ as=""
 expect() {
 	local what=$1 want=$2 out rc=1
 	shift 2
-	# shellcheck disable=SC2086 # $as: a command and its options
 	# QUICK=1 WORKLOADS=pipe: a refusal that regresses costs seconds, not a
 	# bench. None of the caller's variables (make check TESTS=...) reach it.
-	# shellcheck disable=SC2046,SC2086 # a -u per variable
-	if ! out=$(env $(printf -- '-u %s ' $VARIABLES) HOST=1 QUICK=1 WORKLOADS=pipe BENCH_RESULTS="$scratch/results" \
+	# shellcheck disable=SC2086 # $as: a command and its options
+	if ! out=$(as_typed HOST=1 QUICK=1 WORKLOADS=pipe BENCH_RESULTS="$scratch/results" \
 		"$@" $as "$REPO/bench/run.sh" 2>&1); then
 		case "$out" in *"$want"*) [ -n "$(ls "$scratch/results")" ] || rc=0 ;; esac
 	fi

@@ -9,8 +9,7 @@ set -eu
 expect() {
 	local want=$1 got=0
 	shift
-	# shellcheck disable=SC2046,SC2086 # a -u per variable
-	env $(printf -- '-u %s ' $VARIABLES) "$@" "$REPO/harness/check-vars.sh" >/dev/null 2>&1 || got=$?
+	as_typed "$@" "$REPO/harness/check-vars.sh" >/dev/null 2>&1 || got=$?
 	[ "$got" = "$want" ] && rc=0 || rc=1
 	tap "$rc" "check-vars $([ "$want" = 0 ] && echo accepts || echo refuses) ${*:-the defaults}" \
 		"exit status $got, wanted $want"
@@ -59,9 +58,7 @@ expect 1 DURATION=0
 make_vars() {
 	local want=$1 out rc
 	shift
-	# shellcheck disable=SC2046,SC2086
-	out=$(env $(printf -- '-u %s ' $VARIABLES) -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-		make -s -C "$REPO" vars "$@" 2>&1) && rc=0 || rc=1
+	out=$(as_typed make -s -C "$REPO" vars "$@" 2>&1) && rc=0 || rc=1
 	if [ -z "$want" ]; then
 		[ "$rc" = 0 ] && [ -z "$out" ] && rc=0 || rc=1
 	else
@@ -85,16 +82,14 @@ make_vars "'foo.bar' is not a variable name" foo.bar=1
 outer=$(mktemp -d -p /var/tmp)
 # shellcheck disable=SC2016 # $(MAKE) is the makefile's
 printf 'all:\n\t@$(MAKE) -s -C "%s" vars\n' "$REPO" >"$outer/Makefile"
-# shellcheck disable=SC2046,SC2086
-out=$(env $(printf -- '-u %s ' $VARIABLES) -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-	make -s -C "$outer" BUILD_ID=5 2>&1) && rc=0 || rc=1
+out=$(as_typed make -s -C "$outer" BUILD_ID=5 2>&1) && rc=0 || rc=1
 rm -rf "$outer"
 tap "$rc" "make vars run by another make BUILD_ID=5 passes" "$out"
 
 # make help describes every target on a line of its own under Targets, and
 # every variable at the head of a line under Variables (NAME, NAME=... or
 # a list of names), its defaults filled in.
-help=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$REPO" help)
+help=$(as_typed make -s -C "$REPO" help)
 described() { # described SECTION: the names at the head of its lines
 	awk -v s="$1" '/^[A-Z]/ { on = ($1 == s); next }
 		on && /^  [^ ]/ { sub(/^  /, ""); sub(/  .*/, ""); n = split($0, w, " ")

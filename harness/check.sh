@@ -59,11 +59,8 @@ mkdir -p "$results"
 # that it cannot rot: a table of every workload under ARMS=off.
 host_bench() {
 	local dir w
-	# As a user would type it: none of make check's own variables (CLOCK=,
-	# BASELINE=, given to the check) may reach it, by MAKEFLAGS or otherwise.
-	# shellcheck disable=SC2046,SC2086 # a -u per variable
-	BENCH_RESULTS="$results/bench-host" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-		$(printf -- '-u %s ' $VARIABLES) make -s --no-print-directory -C "$REPO" \
+	# None of make check's own variables (CLOCK=, BASELINE=) may reach it.
+	as_typed BENCH_RESULTS="$results/bench-host" make -s --no-print-directory -C "$REPO" \
 		bench HOST=1 QUICK=1 ARMS=off >"$results/bench-host.log" 2>&1 || return 1
 	dir=$(ls -d "$results"/bench-host/*/) || return 1
 	grep -q '^host.hz: ' "$dir/meta.txt" || return 1

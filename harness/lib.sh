@@ -98,6 +98,14 @@ git_identity() {
 # shellcheck source=harness/tap.sh
 . "$REPO/harness/tap.sh"
 
+# as_typed [NAME=VALUE...] CMD...: CMD as a user would type it, with none
+# of our variables (harness/definitions.sh) and no make command line
+# (MAKEFLAGS) inherited from whatever runs this script.
+as_typed() {
+	# shellcheck disable=SC2046,SC2086 # a -u per variable
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(printf -- '-u %s ' $VARIABLES) "$@"
+}
+
 # base_repo DIR: a git repository of the pristine source, one commit tagged
 # "base" (Debian's source carries a .gitignore that ignores the top level).
 base_repo() {
