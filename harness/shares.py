@@ -16,7 +16,8 @@ import sys
 
 LINE = re.compile(r"^# # sync_wakeup_placement\.c:\d+:(?P<test>\w+):(?P<label>[^:]+): (?P<text>.*)$")
 SHARE = re.compile(r"same-CPU share (?P<v>[\d.]+) \(")
-PROMISES = re.compile(r"promises kept (?P<v>[\d.]+) of those ended")
+PROMISES = re.compile(r"promises slept \d+ late \d+ awake \d+, kept (?P<v>[\d.]+) "
+                      r"\(this process (?P<own>[\d.]+)\)")
 COUNTERS = re.compile(r"(\w+)=(\d+)")
 LANDINGS = ("landed_waker_cpu", "landed_smt_sibling", "landed_same_llc", "landed_other_llc")
 
@@ -30,10 +31,13 @@ def shares(log):
             continue
         key = (m["test"], m["label"])
         text = m["text"]
-        for name, rx in (("same-CPU", SHARE), ("promises kept", PROMISES)):
-            s = rx.search(text)
-            if s:
-                out[key + (name,)] = float(s["v"])
+        s = SHARE.search(text)
+        if s:
+            out[key + ("same-CPU",)] = float(s["v"])
+        s = PROMISES.search(text)
+        if s:
+            out[key + ("promises kept",)] = float(s["v"])
+            out[key + ("own promises kept",)] = float(s["own"])
         if text.startswith("sync_wakeups="):
             c = {k: int(v) for k, v in COUNTERS.findall(text)}
             if c.get("sync_wakeups"):

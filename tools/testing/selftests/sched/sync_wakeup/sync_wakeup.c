@@ -668,9 +668,17 @@ static int sw_topology_load(int **core, int **llc)
 struct sw_stack {
 	pid_t wakee;
 	int waker_cpu, prev_cpu, dest_cpu;
+	int affine_cpu;		/* its decision's, if decided */
 	long end;		/* line of its sched_wakeup; 0 while pending */
 	bool busy;		/* prev_cpu was not idle at some point in it */
+	bool far;		/* prev_cpu in another LLC than the waker CPU */
+	bool unhinted;		/* decided, and went on with sync=0 */
 };
+
+/* Per pid, for the promise witness: its promise is in the trace... */
+#define SW_PROMISED	0x1
+/* ...and it blocked since. */
+#define SW_BLOCKED	0x2
 
 struct sw_trace_parse {
 	struct sw_trace *out;
@@ -691,6 +699,7 @@ struct sw_trace_parse {
 	int *curr;		/* per CPU: pid sched_switch put there, -1 unknown */
 	bool *claimed;		/* per CPU: a task woken or moved there since */
 	long *waking;		/* per pid: seq of its pending sched_waking, or 0 */
+	unsigned char *promise;	/* per pid: SW_PROMISED, SW_BLOCKED */
 	struct sw_stack *stacks;
 	int nr_stacks, cap_stacks;
 };
@@ -846,7 +855,7 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 {
 	int pid, sync, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, record, ctx, n = 0;
 	struct sw_trace *out = tp->out;
-	pid_t waker = 0;
+	pid_t waker = 0, promiser;
 	bool ours;
 	char policy[32], verdict[32], cname[16];
 	const char *rule;
@@ -889,6 +898,21 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 	 * make promise_pending disagree.
 	 */
 	out->wakers += ctx <= SW_CTX_SOFTIRQ_BH;
+	if (ctx <= SW_CTX_SOFTIRQ_BH) {
+		promiser = sw_trace_waker(tp, line);
+		if (promiser > 0 && promiser <= tp->pid_max)
+			tp->promise[promiser] = SW_PROMISED;
+	}
+	/* The followed wakeup this decision places, if any. */
+	for (i = tp->nr_stacks - 1; i >= 0; i--) {
+		if (tp->stacks[i].wakee != pid)
+			continue;
+		if (!tp->stacks[i].end) {
+			tp->stacks[i].unhinted = !sync;
+			tp->stacks[i].affine_cpu = affine_cpu;
+		}
+		break;
+	}
 	/* softirq_bh is a softirq too, one that current ran itself. */
 	if (sw_trace_flags_ctx(line) != (ctx == SW_CTX_SOFTIRQ_BH ? SW_CTX_SOFTIRQ : ctx))
 		sw_trace_wrong(tp, line, "ctx=%s, but the latency flags say otherwise", cname);
@@ -941,14 +965,19 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 }
 
 /*
- * One sched_sync_promise event, its fields from " pid=" on in @f: kept is
- * what "slept" gives, and a waker that blocked was judged by whether it ran
- * more than the limit first (the lazy rule, replayed). For this process,
+ * One sched_sync_promise event, @comm the waker's, its fields from " pid="
+ * on in @f: kept is what "slept" gives, and a waker that blocked was judged
+ * by whether it ran more than the limit first (the lazy rule, replayed).
+ * For a task named as this process whose promise the trace holds, "awake"
+ * (nvcsw did not move) means no sched_switch shows it blocked since, and
+ * only then (none of them takes a signal, which would move nvcsw on a
+ * switch traced as R). For this process,
  * whose pid no other task can take while it reads the trace, the record is
  * the one before shifted by the outcome, the count saturating at
  * SW_PROMISE_HISTORY, and the ends are counted by cause.
  */
-static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const char *f)
+static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
+			     const char *comm, size_t comm_len, const char *f)
 {
 	static const char * const causes[SW_NR_PROMISE_CAUSES] = {
 		[SW_PROMISE_SLEPT] = "slept",
@@ -958,7 +987,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const 
 	int pid, kept, history, count, before, want, c;
 	unsigned long long ran, limit;
 	char cause[16];
-	bool slept;
+	bool slept, blocked;
 
 	if (sscanf(f, " pid=%d kept=%d cause=%15s ran=%llu limit=%llu history=%x count=%d",
 		   &pid, &kept, cause, &ran, &limit, &history, &count) != 7 ||
@@ -980,6 +1009,16 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line, const 
 	else if (c == SW_PROMISE_LATE && ran <= limit)
 		sw_trace_wrong(tp, line, "late, but ran %llu ns, under the limit %llu", ran, limit);
 	tp->out->promises[c]++;
+	if (comm_len == tp->comm_len && !strncmp(comm, tp->comm, comm_len)) {
+		tp->out->our_promises[c]++;
+		blocked = tp->promise[pid] & SW_BLOCKED;
+		if (tp->promise[pid] & SW_PROMISED) {
+			tp->out->promises_witnessed++;
+			if (c == SW_PROMISE_AWAKE ? blocked : !blocked)
+				sw_trace_wrong(tp, line, "%s, yet it %s since its promise", cause,
+					       blocked ? "blocked" : "never blocked");
+		}
+	}
 	if (pid != tp->self)
 		return;
 	before = tp->record;
@@ -1031,7 +1070,7 @@ static void sw_stack_open(struct sw_trace_parse *tp, pid_t wakee, int cpu, int p
 {
 	struct sw_stack *s;
 
-	if (prev == cpu || prev < 0 || prev >= tp->nr_cpus || tp->llc[prev] != tp->llc[cpu])
+	if (prev == cpu || prev < 0 || prev >= tp->nr_cpus)
 		return;
 	if (tp->nr_stacks == tp->cap_stacks) {
 		tp->cap_stacks = tp->cap_stacks ? 2 * tp->cap_stacks : 1024;
@@ -1046,7 +1085,8 @@ static void sw_stack_open(struct sw_trace_parse *tp, pid_t wakee, int cpu, int p
 	s = &tp->stacks[tp->nr_stacks++];
 	*s = (struct sw_stack){
 		.wakee = wakee, .waker_cpu = cpu, .prev_cpu = prev, .dest_cpu = -1,
-		.busy = tp->curr[prev] != 0 || tp->claimed[prev],
+		.affine_cpu = -1, .busy = tp->curr[prev] != 0 || tp->claimed[prev],
+		.far = tp->llc[prev] != tp->llc[cpu],
 	};
 }
 
@@ -1061,16 +1101,25 @@ static void sw_stack_claim(struct sw_trace_parse *tp, int cpu, long since,
 	sw_stack_busy(tp, cpu, since, self);
 }
 
-/* "sched_switch: ... ==> next_comm=... next_pid=N ...", on @cpu. */
+/*
+ * "sched_switch: prev_comm=... prev_pid=P prev_prio=.. prev_state=S ==>
+ * next_comm=... next_pid=N ...", on @cpu. prev_state R (R+: preempted) is
+ * a task that was running; any other, one that blocked.
+ */
 static void sw_trace_switch(struct sw_trace_parse *tp, const char *line, int cpu)
 {
-	const char *f = strstr(line, " next_pid=");
-	int next;
+	const char *f = strstr(line, " next_pid="), *p = strstr(line, " prev_pid=");
+	int next, prev, n = 0;
+	char state;
 
-	if (!f || cpu < 0 || sscanf(f, " next_pid=%d", &next) != 1) {
+	if (!f || !p || cpu < 0 || sscanf(f, " next_pid=%d", &next) != 1 ||
+	    sscanf(p, " prev_pid=%d prev_prio=%*d prev_state=%c%n", &prev, &state, &n) != 2 ||
+	    !n || prev < 0 || prev > tp->pid_max) {
 		sw_trace_wrong(tp, line, "cannot parse");
 		return;
 	}
+	if (state != 'R')
+		tp->promise[prev] |= SW_BLOCKED;
 	tp->curr[cpu] = next;
 	tp->claimed[cpu] = false;
 	if (next)
@@ -1115,6 +1164,18 @@ static void sw_stack_count(struct sw_trace_parse *tp)
 
 	for (s = tp->stacks; s < tp->stacks + tp->nr_stacks; s++) {
 		if (!s->end || s->busy)
+			continue;
+		if (s->unhinted) {
+			out->unhinted_idle++;
+			out->unhinted_far += s->far;
+			if ((s->dest_cpu != s->prev_cpu ||
+			     (s->affine_cpu >= 0 && s->affine_cpu != s->prev_cpu)) &&
+			    !out->strayed++)
+				snprintf(out->strayed_why, sizeof(out->strayed_why),
+					 "pid %d woken without the hint on CPU %d (wake_affine() %d), its previous CPU %d idle (event %ld)",
+					 s->wakee, s->dest_cpu, s->affine_cpu, s->prev_cpu, s->end);
+		}
+		if (s->far)
 			continue;
 		out->prev_idle++;
 		if (s->dest_cpu != s->waker_cpu || out->stacked++)
@@ -1261,9 +1322,10 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 		}
 		f = strstr(line, pro);
 		if (f) {
-			pid = strstr(f + sizeof(pro) - 1, " pid=");
+			comm = f + sizeof(pro) - 1;
+			pid = strstr(comm, " pid=");
 			if (pid)
-				sw_trace_promise(tp, line, pid);
+				sw_trace_promise(tp, line, comm, pid - comm, pid);
 			else
 				sw_trace_wrong(tp, line, "cannot parse");
 			continue;
@@ -1325,7 +1387,8 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 		tp.pending = calloc(tp.pid_max + 1, sizeof(*tp.pending));
 		tp.seen = calloc(tp.pid_max + 1, sizeof(*tp.seen));
 		tp.waking = calloc(tp.pid_max + 1, sizeof(*tp.waking));
-		if (!tp.pending || !tp.seen || !tp.waking)
+		tp.promise = calloc(tp.pid_max + 1, sizeof(*tp.promise));
+		if (!tp.pending || !tp.seen || !tp.waking || !tp.promise)
 			err = -ENOMEM;
 	}
 	if (!err && prctl(PR_GET_NAME, tp.comm))
@@ -1352,6 +1415,7 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 	free(tp.curr);
 	free(tp.claimed);
 	free(tp.waking);
+	free(tp.promise);
 	free(tp.stacks);
 	if (tp.seen)
 		for (i = 0; i <= tp.pid_max; i++)
@@ -1375,7 +1439,8 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 
 /*
  * "entries=.. events=.. ours=.. (n tasks) kept=.. ... paired=.. pending=..
- * reciprocal=.. wrong=.. unwitnessed=.. prev_idle=.. stacked=.."
+ * reciprocal=.. wrong=.. unwitnessed=.. prev_idle=.. stacked=.. unhinted_idle=..
+ * (.. far) strayed=.. promises_witnessed=.."
  */
 const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
 {
@@ -1390,9 +1455,10 @@ const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
 					sw_stat_names[i], t->verdicts[i]);
 	if (off < size)
 		snprintf(buf + off, size - off,
-			 " paired=%ld pending=%ld reciprocal=%ld wrong=%ld unwitnessed=%ld prev_idle=%ld stacked=%ld",
+			 " paired=%ld pending=%ld reciprocal=%ld wrong=%ld unwitnessed=%ld prev_idle=%ld stacked=%ld unhinted_idle=%ld (%ld far) strayed=%ld promises_witnessed=%ld",
 			 t->paired, t->pending, t->reciprocal, t->wrong, t->unwitnessed,
-			 t->prev_idle, t->stacked);
+			 t->prev_idle, t->stacked, t->unhinted_idle, t->unhinted_far, t->strayed,
+			 t->promises_witnessed);
 	return buf;
 }
 
@@ -1775,13 +1841,15 @@ static int sw_wait_asleep(int fd)
  * child's vCPU can otherwise run and answer before the waker's vCPU reaches
  * its read(), and the waker never sleeps. State S is set in pipe_read()
  * before it checks the pipe again and calls schedule(), so an answer can
- * still come before the block; then the waker decides again awake.
+ * still come before the block; then the waker decides again awake. With
+ * SW_PP_BOTH_ASLEEP, this process also writes only once the child shows
+ * state S, so each side's promise is followed by its block.
  * Returns 0 or -errno.
  */
 int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 		    struct sw_stats *st, struct sw_pingpong *out)
 {
-	int p2c[2], c2p[2], err = 0, status, parent = -1;
+	int p2c[2], c2p[2], err = 0, status, parent = -1, child = -1;
 	struct sw_pingpong *shared;
 	struct sw_stats start;
 	double t0 = 0;
@@ -1802,7 +1870,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 		err = -errno;
 		goto out_p2c;
 	}
-	if (flags & SW_PP_ANSWER_ASLEEP) {
+	if (flags & (SW_PP_ANSWER_ASLEEP | SW_PP_BOTH_ASLEEP)) {
 		parent = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
 		if (parent < 0) {
 			err = -errno;
@@ -1849,7 +1917,15 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 	close(c2p[1]);
 	p2c[0] = -1;
 	c2p[1] = -1;
-	for (i = 0; i < warmup + rounds; i++) {
+	if (flags & SW_PP_BOTH_ASLEEP) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		child = open(path, O_RDONLY | O_CLOEXEC);
+		if (child < 0)
+			err = -errno;
+	}
+	for (i = 0; !err && i < warmup + rounds; i++) {
 		int msg, cpu;
 
 		if (i == warmup) {
@@ -1859,6 +1935,11 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 					break;
 			}
 			t0 = sw_now_us();
+		}
+		if (child >= 0) {
+			err = sw_wait_asleep(child);
+			if (err)
+				break;
 		}
 		msg = sched_getcpu();
 		err = sw_write_full(p2c[1], &msg, sizeof(msg));
@@ -1880,6 +1961,8 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 
 	if (err)
 		kill(pid, SIGKILL);
+	if (child >= 0)
+		close(child);
 	close(p2c[1]);
 	close(c2p[0]);
 	p2c[1] = -1;

@@ -219,6 +219,14 @@ struct sw_trace {
 	long landings[SW_NR_STATS];	/* by where dest_cpu is (SW_LANDED_...) */
 	long wakers;			/* in task or softirq_bh context: promises */
 	long promises[SW_NR_PROMISE_CAUSES];	/* every task's promises' ends */
+	long our_promises[SW_NR_PROMISE_CAUSES];	/* those of tasks named as this */
+	/*
+	 * Promises of tasks named as this process whose making the trace
+	 * holds, their cause checked against the sched_switch events between
+	 * (a sched_switch out of a task that was not running, prev_state
+	 * other than R, is a block, which moves nvcsw).
+	 */
+	long promises_witnessed;
 	long unwitnessed;		/* counters that disagree with the trace */
 	char witness[512];		/* which, if any */
 	long own_checked;		/* its decisions checked against its record */
@@ -234,6 +242,17 @@ struct sw_trace {
 	long prev_idle;
 	long stacked;
 	char stacked_why[160];
+	/*
+	 * Such wakeups, the previous CPU in any LLC, that went on without the
+	 * hint (sync=0): wake_affine() returns an idle prev_cpu and
+	 * select_idle_sibling() keeps it. Of those, the wakees that went
+	 * elsewhere or whose wake_affine() chose another CPU (strayed), and the
+	 * first of them; and how many had prev_cpu in another LLC.
+	 */
+	long unhinted_idle;
+	long unhinted_far;
+	long strayed;
+	char strayed_why[160];
 };
 
 int sw_tracefs_mount(void);
@@ -312,6 +331,7 @@ struct sw_pingpong {
  * TCG, which broke a third of the promises (llc2, 2026-11).
  */
 #define SW_PP_ANSWER_ASLEEP	0x1
+#define SW_PP_BOTH_ASLEEP	0x2	/* and this process waits for the child */
 #define SW_ASLEEP_POLL_US	1000
 
 long sw_pp_handoffs(const struct sw_pingpong *pp);

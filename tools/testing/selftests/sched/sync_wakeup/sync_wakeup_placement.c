@@ -62,10 +62,12 @@
  * each wakeup is judged instead: none goes to the waker CPU while the
  * trace shows the wakee's own CPU idle (expect_not_stacked()). With
  * two LLCs, hint-only's go into the waker's LLC (wake_affine() picks the
- * waker CPU, select_idle_sibling() an idle CPU beside it), 0.98-0.99, and
- * no-sync's into the other (without the hint wake_affine() keeps
- * prev_cpu), 0.83-0.94. For a policy that keeps it, what the rule kept of what it
- * judged is KEPT_SHARE_MIN's; the landings of all its decisions are not
+ * waker CPU, select_idle_sibling() an idle CPU beside it), 0.76-1.00 in 13
+ * runs; no-sync's go back into the other whenever the wakee's CPU there
+ * is idle, judged per wakeup (expect_trace_sound()), as the share, 0.65-1.00
+ * in 14 runs, follows how often it is. For a policy that keeps it, what
+ * the rule kept of what it judged is KEPT_SHARE_MIN's; the landings of all
+ * its decisions are not
  * judged, as wake_wide() declines a share that follows the interrupts
  * that happen to land on the pair: 0-87% of a flat run's decisions on
  * this clock too.
@@ -83,17 +85,21 @@
 #define LANDED_HONEST_MIN	0.40
 #define SAME_CPU_HONEST_MIN	0.25
 /*
- * Promises of a pipe pair under hint-only, kept over ended, all tasks' and
- * this process' (the waker of half the pair's wakeups). Whose partner
- * answers only once this process sleeps (SW_PP_ANSWER_ASLEEP): it blocks
- * before its next decision, so nearly all of its promises are kept, bar
- * an answer that lands between pipe_read() setting state S and schedule()
- * (0.987-0.998; the partner, answered at once, 0.89-0.93 with it). A pair
- * that answers at once: the partner's vCPU often answers before the
- * waker blocks, which breaks that promise ("awake"): 0.69-0.88.
+ * Promises of a pipe pair under hint-only, kept over ended: the pair's
+ * (its two tasks' sched_sync_promise events) and this process' (its
+ * /proc/self/sched, the waker of half the pair's wakeups). Each promise's
+ * cause is checked against the sched_switch events of the same trace
+ * (sw_trace_stop()): "awake" exactly when the waker never blocked. A pair
+ * that answers at once breaks a share that the emulator's vCPU turns
+ * decide, not a rule: the partner's vCPU can answer before the waker's
+ * reaches its read(), and the waker never sleeps ("awake"): 0.54-0.96 for
+ * this process in 23 make check runs on flat; logged. A pair in which each
+ * side writes only once the other shows state S (SW_PP_BOTH_ASLEEP) blocks
+ * after every promise, bar an answer that lands between pipe_read()
+ * setting state S and schedule(): this process kept 0.974-1.000 with only
+ * its partner waiting (33 runs, every topology).
  */
 #define ASLEEP_PROMISE_KEPT_MIN	0.90
-#define PAIR_PROMISE_KEPT_MIN	0.50
 /*
  * kept_on_waker_cpu over the verdicts the keep rule itself gave (kept,
  * waker busy, not reciprocal, capacity), for the ping-pong pair where it
@@ -227,9 +233,26 @@ static void own_promises_since(struct __test_metadata *_metadata,
 }
 
 /*
+ * Are the bounds that hold in make check's guests judged here? It sets
+ * SW_JUDGE_SHARES=1 on QEMU's instruction-counting clock.
+ */
+static bool judging(void)
+{
+	const char *judge = getenv("SW_JUDGE_SHARES");
+
+	return judge && !strcmp(judge, "1");
+}
+
+/*
  * Check each decision in the trace of a run against the rules that hold
  * whatever the timing (sw_trace_stop()): none at all with the feature off;
- * with it on, decisions for each of the run's @tasks.
+ * with it on, decisions for each of the run's @tasks. And upstream's
+ * placement of a wakeup the policy left without its hint: a wakee whose
+ * previous CPU, in any LLC, was idle throughout goes back there
+ * (wake_affine_idle() returns an idle prev_cpu when sync is 0, and
+ * select_idle_sibling() an idle target), whatever the timing; judged where
+ * make check sets SW_JUDGE_SHARES=1, for the reasons expect_not_stacked()
+ * gives.
  */
 static void expect_trace_sound(struct __test_metadata *_metadata, const char *label,
 			       const struct arm *a, bool on, int tasks)
@@ -240,6 +263,8 @@ static void expect_trace_sound(struct __test_metadata *_metadata, const char *la
 	EXPECT_EQ(0, a->trace.wrong) TH_LOG("%s: %s", label, a->trace.why);
 	EXPECT_EQ(0, a->trace.unwitnessed)
 		TH_LOG("%s: counters against the trace: %s", label, a->trace.witness);
+	if (judging())
+		EXPECT_EQ(0, a->trace.strayed) TH_LOG("%s: %s", label, a->trace.strayed_why);
 	if (on)
 		EXPECT_LE(tasks, a->trace.our_pids)
 			TH_LOG("%s: decisions for %d of the %d tasks", label,
@@ -251,17 +276,6 @@ static unsigned long judged_by_rule(const struct arm *a)
 {
 	return a->st.v[SW_KEPT] + a->st.v[SW_DECLINED_WAKER_BUSY] +
 	       a->st.v[SW_DECLINED_NOT_RECIPROCAL] + a->st.v[SW_DECLINED_CAPACITY];
-}
-
-/*
- * Are the bounds that hold in make check's guests judged here? It sets
- * SW_JUDGE_SHARES=1 on QEMU's instruction-counting clock.
- */
-static bool judging(void)
-{
-	const char *judge = getenv("SW_JUDGE_SHARES");
-
-	return judge && !strcmp(judge, "1");
 }
 
 /* Set the feature and policy, run the ping-pong, log and sanity-check it. */
@@ -359,7 +373,8 @@ static int run_judged_pingpong(struct __test_metadata *_metadata, const char *po
 
 /*
  * A pair under a policy that does not keep it, run until some of its
- * wakeups found the wakee's previous CPU idle (sw_stack_*()), at most
+ * wakeups found the wakee's previous CPU idle (sw_stack_*(): in the
+ * waker's LLC, or without the hint in the other), at most
  * PAIR_RUNS times: upstream can leave a pair on one CPU for a whole run
  * when something else keeps the other CPU busy (no-sync on flat, all 550
  * wakeups on the waker CPU at 3.7 ms a round trip, make check 2026-12-03),
@@ -372,13 +387,13 @@ static void run_moved_pingpong(struct __test_metadata *_metadata, const char *po
 
 	for (run = 1; ; run++) {
 		run_pingpong(_metadata, policy, true, policy, ROUNDS, 0, a);
-		if (a->trace.prev_idle || run == PAIR_RUNS)
+		if (a->trace.prev_idle + a->trace.unhinted_far || run == PAIR_RUNS)
 			break;
 		TH_LOG("%s: no wakeup found prev_cpu idle: run %d of %d, with a new pair",
 		       policy, run + 1, PAIR_RUNS);
 	}
 	if (judging())
-		EXPECT_LT(0, a->trace.prev_idle);
+		EXPECT_LT(0, a->trace.prev_idle + a->trace.unhinted_far);
 }
 
 /* The rule kept at least KEPT_SHARE_MIN of the wakeups it judged. */
@@ -452,8 +467,12 @@ static void expect_not_stacked(struct __test_metadata *_metadata, const char *la
  * Where a policy that does not keep the pair sent its wakees: never onto
  * the waker CPU while prev was idle; with more than two CPUs (@cpus), not
  * to the waker CPU at all; with two LLCs (@llcs), into the waker's (@hint:
- * the hint made wake_affine() pick the waker CPU) or back into the wakee's
- * own, the other (!@hint).
+ * the hint made wake_affine() pick the waker CPU), or without the hint
+ * back onto the wakee's own CPU in the other LLC whenever that was idle
+ * (expect_trace_sound() judges each; here, that some were judged). How
+ * many went back depends on how often the other LLC was idle: no-sync's
+ * landed_other_llc share was 0.65-1.00 in 14 make check runs, so it is
+ * logged.
  */
 static void expect_pair_moved(struct __test_metadata *_metadata, const char *label,
 			      const struct arm *a, int cpus, int llcs, bool hint)
@@ -468,22 +487,46 @@ static void expect_pair_moved(struct __test_metadata *_metadata, const char *lab
 	expect_share(_metadata, label, "same-CPU share", a->share, 0, SAME_CPU_MOVED_MAX);
 	if (llcs < 2)
 		return;
-	expect_share(_metadata, label, hint ? "landed_same_llc share" : "landed_other_llc share",
-		     landed(a, hint ? SW_LANDED_SAME_LLC : SW_LANDED_OTHER_LLC), LLC_SHARE_MIN, 1);
+	if (hint) {
+		expect_share(_metadata, label, "landed_same_llc share",
+			     landed(a, SW_LANDED_SAME_LLC), LLC_SHARE_MIN, 1);
+		return;
+	}
+	TH_LOG("%s: landed_other_llc share %.3f; %ld wakeups found prev_cpu idle there",
+	       label, landed(a, SW_LANDED_OTHER_LLC), a->trace.unhinted_far);
+	if (judging())
+		EXPECT_LT(0, a->trace.unhinted_far);
 }
 
-/* The pair kept at least @min of its promises, this process at least @own. */
-static void expect_pair_promises(struct __test_metadata *_metadata, const char *label,
-				 const struct arm *a, double min, double own)
+/* The pair's promises kept over ended, from its tasks' events in the trace. */
+static double pair_promise_share(const struct arm *a)
 {
-	TH_LOG("%s: promises kept %.3f of those ended (this process %.3f)", label,
-	       sw_promise_kept_share(&a->st),
-	       sw_ratio(a->own.kept, a->own.kept + a->own.broken));
+	const long *p = a->trace.our_promises;
+
+	return sw_ratio(p[SW_PROMISE_SLEPT],
+			p[SW_PROMISE_SLEPT] + p[SW_PROMISE_LATE] + p[SW_PROMISE_AWAKE]);
+}
+
+/*
+ * The pair's promises, each witnessed by the trace; with @min > 0, the pair
+ * and this process kept at least @min of theirs.
+ */
+static void expect_pair_promises(struct __test_metadata *_metadata, const char *label,
+				 const struct arm *a, double min)
+{
+	const long *p = a->trace.our_promises;
+	double own = sw_ratio(a->own.kept, a->own.kept + a->own.broken);
+
+	TH_LOG("%s: pair's promises slept %ld late %ld awake %ld, kept %.3f (this process %.3f)%s",
+	       label, p[SW_PROMISE_SLEPT], p[SW_PROMISE_LATE], p[SW_PROMISE_AWAKE],
+	       pair_promise_share(a), own, min > 0 ? "" : ", logged");
 	EXPECT_LT(0, a->own.kept);
-	expect_share(_metadata, label, "promise-kept share", sw_promise_kept_share(&a->st),
+	EXPECT_LT(0, a->trace.promises_witnessed);
+	if (min <= 0)
+		return;
+	expect_share(_metadata, label, "the pair's promise-kept share", pair_promise_share(a),
 		     min, 1);
-	expect_share(_metadata, label, "promise-kept share of this process",
-		     sw_ratio(a->own.kept, a->own.kept + a->own.broken), own, 1);
+	expect_share(_metadata, label, "promise-kept share of this process", own, min, 1);
 }
 
 /*
@@ -520,7 +563,8 @@ TEST_F_TIMEOUT(placement, feature_off, ARM_TIMEOUT)
 
 /*
  * hint-only is upstream with counting: every sync wakeup is hint_only. A
- * ping-pong's waker sleeps right after its wakeup: it keeps its promise.
+ * ping-pong's waker sleeps right after its wakeup: it keeps its promise
+ * when its partner does not answer first (ASLEEP_PROMISE_KEPT_MIN).
  */
 TEST_F_TIMEOUT(placement, hint_only, ARM_TIMEOUT)
 {
@@ -530,13 +574,12 @@ TEST_F_TIMEOUT(placement, hint_only, ARM_TIMEOUT)
 	EXPECT_LT(0, a.sync);
 	EXPECT_EQ(a.sync, a.st.v[SW_HINT_ONLY]);
 	expect_pair_moved(_metadata, "hint-only", &a, self->cpus, self->llcs, true);
-	expect_pair_promises(_metadata, "hint-only", &a, PAIR_PROMISE_KEPT_MIN,
-			     PAIR_PROMISE_KEPT_MIN);
+	expect_pair_promises(_metadata, "hint-only", &a, 0);
 
-	run_pingpong(_metadata, "hint-only, answered asleep", true, "hint-only", ROUNDS,
-		     SW_PP_ANSWER_ASLEEP, &a);
-	expect_pair_promises(_metadata, "hint-only, answered asleep", &a,
-			     PAIR_PROMISE_KEPT_MIN, ASLEEP_PROMISE_KEPT_MIN);
+	run_pingpong(_metadata, "hint-only, each answers asleep", true, "hint-only", ROUNDS,
+		     SW_PP_BOTH_ASLEEP, &a);
+	expect_pair_promises(_metadata, "hint-only, each answers asleep", &a,
+			     ASLEEP_PROMISE_KEPT_MIN);
 }
 
 /* no-sync drops every hint it sees and judges nothing. */
