@@ -132,15 +132,15 @@ for ref in flat smt llc2 overhead; do
 		"$(cat "$scratch/ref-$ref.diff")"
 done
 
-# analyze.py reads harness/definitions.sh as the shell does: every name,
+# bench/defs.py reads harness/definitions.sh as the shell does: every name,
 # the same words.
 # shellcheck disable=SC2016 # expanded by the inner bash
 shell_view=$(bash -c '. "$1"; for n in $(sed -n "s/^\([A-Za-z0-9_]*\)=.*/\1/p" "$1"); do echo "$n=$(echo ${!n})"; done' \
 	sh "$REPO/harness/definitions.sh")
-python_view=$(cd "$BENCH" && "$PYTHON" -c 'import analyze
-for k, v in analyze.DEFS.items(): print(k + "=" + " ".join(v))')
+python_view=$(cd "$BENCH" && "$PYTHON" -c 'from defs import DEFS
+for k, v in DEFS.items(): print(k + "=" + " ".join(v))')
 [ -n "$shell_view" ] && [ "$shell_view" = "$python_view" ] && rc=0 || rc=1
-tap "$rc" "analyze.py reads harness/definitions.sh as the shell does" \
+tap "$rc" "bench/defs.py reads harness/definitions.sh as the shell does" \
 	"$(diff <(echo "$shell_view") <(echo "$python_view"))"
 
 # The cross-topology tables of results/reference/README.md are the ones

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summarise bench runs (raw.csv from bench/guest-bench.sh) per workload and arm.
+"""Summarise bench runs (raw.csv from bench/guest-bench.py) per workload and arm.
 
 For every workload and metric, and every arm: n, mean, median, coefficient
 of variation, min, the change of the mean against the baseline arm with its
@@ -24,7 +24,6 @@ import argparse
 import csv
 import math
 import os
-import shlex
 import shutil
 import statistics
 import subprocess
@@ -36,20 +35,10 @@ except ImportError:
     sys.exit("analyze: error: scipy is missing: apt-get install python3-scipy "
              "(or make deps), and run it with Debian's /usr/bin/python3")
 
+from defs import DEFS  # noqa: E402
 
-def definitions(path=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                  "..", "harness", "definitions.sh")):
-    """harness/definitions.sh's NAME='value' lines, as the shell reads them."""
-    with open(path, encoding="utf-8") as f:
-        lex = shlex.shlex(f.read(), posix=True)
-    lex.whitespace_split = True
-    lex.commenters = "#"
-    return {k: v.split() for k, v in (tok.split("=", 1) for tok in lex)}
-
-
-DEFS = definitions()
 COLUMNS = DEFS["CSV_COLUMNS"]
-# The placement profile guest-bench.sh appends: the run's operations, the
+# The placement profile guest-bench.py appends: the run's operations, the
 # landing, promise and (since 2026-12-03) context counters, whole-system
 # deltas. Files of either version are read.
 LANDINGS = [c for c in DEFS["STATS_COUNTERS"] if c.startswith("landed_")]
@@ -174,7 +163,7 @@ def read_rows(paths):
             if reader.fieldnames not in (COLUMNS, COLUMNS + PROFILE_V1, COLUMNS + PROFILE):
                 die(f"{path}: header is {reader.fieldnames}, want {','.join(COLUMNS)} "
                     "(and the placement columns after them): "
-                    "is it a raw.csv from bench/guest-bench.sh?")
+                    "is it a raw.csv from bench/guest-bench.py?")
             for i, r in enumerate(reader, start=2):
                 try:
                     r["value"] = float(r["value"])
@@ -615,7 +604,7 @@ plot for [i=0:{len(arms) - 1}] '{dat}' using (column(2+2*i)):(column(3+2*i)):xti
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("csv", nargs="+", help="raw.csv file(s) from bench/guest-bench.sh")
+    ap.add_argument("csv", nargs="+", help="raw.csv file(s) from bench/guest-bench.py")
     ap.add_argument("--baseline", default=DEFS["BASELINE_ARM"][0],
                     help="arm the others are compared with (default "
                     f"{DEFS['BASELINE_ARM'][0]})")

@@ -5,15 +5,15 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../harness/lib.sh"
 # shellcheck disable=SC2034 # used by the scripts that source this file
 BENCH="$REPO/bench"
-# Variables handed to bench/guest-bench.sh in the guest.
+# Variables handed to bench/guest-bench.py in the guest.
 GUEST_VARS="ROUNDS ARMS WORKLOADS QUICK PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT"
 
 # Measured runs and warm-ups the guest will do with the current variables.
 planned_runs() {
-	"$BENCH/guest-bench.sh" --check | awk '/^runs: / { print $2 + $4 }'
+	"$PYTHON" "$BENCH/guest-bench.py" --check | awk '/^runs: / { print $2 + $4 }'
 }
 
-# guest_cmd KCONFIG: the guest's command line: guest-bench.sh with the
+# guest_cmd KCONFIG: the guest's command line: guest-bench.py with the
 # GUEST_VARS that are set, and the booted kernel's config (for HZ and the
 # preemption model; the guest sees the host's files).
 guest_cmd() {
@@ -22,7 +22,7 @@ guest_cmd() {
 	for v in $GUEST_VARS; do
 		[ -z "${!v:-}" ] || cmd+=" $v=$(sq "${!v}")"
 	done
-	echo "$cmd bash $(sq "$BENCH/guest-bench.sh")"
+	echo "$cmd $PYTHON $(sq "$BENCH/guest-bench.py")"
 }
 
 # new_results_dir SUFFIX: a new results/<date-time>SUFFIX directory (under

@@ -2,7 +2,7 @@
 # make bench-overhead: does the patch cost anything with the feature off?
 # The unpatched base kernel and the patched kernel (SYNC_PAIR_AFFINE off) are
 # different kernels, so they cannot share a boot: boot them alternately
-# (base, patched, base, patched, ...), each boot running bench/guest-bench.sh
+# (base, patched, base, patched, ...), each boot running bench/guest-bench.py
 # with ARMS=off, then pool each kernel's boots and set them side by side
 # with bench/compare.py (what make compare runs).
 # Results: results/<date-time>-overhead/{compare.md,compare.csv,meta.txt}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench: build the bench kernel, boot it once, A/B every WF_SYNC placement
-# arm inside that one boot (bench/guest-bench.sh), then tabulate and plot
+# arm inside that one boot (bench/guest-bench.py), then tabulate and plot
 # (bench/analyze.py). Results: results/<date-time>/{raw.csv,meta.txt,table.md,
 # summary.csv,plot.png} and the guest's logs in results/<date-time>/vm/.
 # HOST=1: the same on the running kernel, no build, no VM (a real machine
@@ -10,7 +10,7 @@
 #   ROUNDS     rounds of every workload under every arm (default 5)
 #   ARMS       subset of: off and the POLICIES of harness/definitions.sh
 #              (default all)
-#   WORKLOADS  subset of the workloads (bench/guest-bench.sh --check lists them)
+#   WORKLOADS  subset of the workloads (bench/guest-bench.py --check lists them)
 #   QUICK=1    smoke run: 1 round, small sizes, every arm and workload (minutes)
 #   TOPO       flat | smt | llc2 (default flat)
 #   TOPOS      several of them: a boot each, results/<date-time>/<topo>/
@@ -57,7 +57,7 @@ check_settings() {
 # BASELINE_ARM (upstream's placement) unless it is not among the arms.
 baseline() {
 	local arms
-	arms=$("$BENCH/guest-bench.sh" --check | sed -n 's/^arms: //p')
+	arms=$("$PYTHON" "$BENCH/guest-bench.py" --check | sed -n 's/^arms: //p')
 	if [ -n "${BASELINE:-}" ]; then
 		case " $arms " in *" $BASELINE "*) ;; *) die "BASELINE=$BASELINE is not among the arms: use one of: $arms" ;; esac
 		echo "$BASELINE"
@@ -125,12 +125,12 @@ main_host() {
 	mkdir -p "$res/host"
 	busy=$(warn_busy)
 	start=$(date +%s)
-	log "bench: $("$BENCH/guest-bench.sh" --check | sed -n 's/^runs: //p') runs on this machine's kernel $(uname -r), no VM; results in $res"
+	log "bench: $("$PYTHON" "$BENCH/guest-bench.py" --check | sed -n 's/^runs: //p') runs on this machine's kernel $(uname -r), no VM; results in $res"
 	: >"$res/host/progress"
 	tail -n +1 -F "$res/host/progress" 2>/dev/null &
 	tailpid=$!
 	ticks=$(cpu_ticks /proc/stat)
-	RESULTS="$res/host" BENCH_SIDE=host "$BENCH/guest-bench.sh" >"$res/host/output.log" 2>&1 || rc=$?
+	RESULTS="$res/host" BENCH_SIDE=host "$PYTHON" "$BENCH/guest-bench.py" >"$res/host/output.log" 2>&1 || rc=$?
 	steal=$(steal_share "$ticks" "$(cpu_ticks /proc/stat)")
 	sleep 1 # let tail print the last lines
 	kill "$tailpid" 2>/dev/null || true
@@ -199,7 +199,7 @@ bench_topology() {
 	busy=$(warn_busy)
 	start=$(date +%s)
 	ticks=$(cpu_ticks /proc/stat)
-	log "bench: $("$BENCH/guest-bench.sh" --check | sed -n 's/^runs: //p') runs on $topo, in one boot; results in $res"
+	log "bench: $("$PYTHON" "$BENCH/guest-bench.py" --check | sed -n 's/^runs: //p') runs on $topo, in one boot; results in $res"
 	TOPO=$topo boot_bench "$res/vm"
 	steal=$(steal_share "$ticks" "$(cpu_ticks /proc/stat)")
 	cp "$res/vm/raw.csv" "$res/vm/meta.txt" "$res/"

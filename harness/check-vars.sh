@@ -133,4 +133,4 @@ if [ -n "${STRESS_SECS:-}" ] && [ "$STRESS_SECS" != 0 ]; then
 fi
 # The bench's own variables (ROUNDS, ARMS, WORKLOADS, the sizes): the
 # guest script checks them, here on the host before any work.
-"$REPO/bench/guest-bench.sh" --check >/dev/null
+"$PYTHON" "$REPO/bench/guest-bench.py" --check >/dev/null

@@ -64,7 +64,7 @@ host_bench() {
 		bench HOST=1 QUICK=1 ARMS=off >"$results/bench-host.log" 2>&1 || return 1
 	dir=$(ls -d "$results"/bench-host/*/) || return 1
 	grep -q '^host.hz: ' "$dir/meta.txt" || return 1
-	for w in $("$REPO/bench/guest-bench.sh" --check | sed -n 's/^workloads: //p'); do
+	for w in $("$PYTHON" "$REPO/bench/guest-bench.py" --check | sed -n 's/^workloads: //p'); do
 		grep -q "^### $w: " "$dir/table.md" || { echo "no table of $w in $dir/table.md" >&2 && return 1; }
 	done
 }

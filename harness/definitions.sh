@@ -26,7 +26,7 @@ TOPO_DEFAULT='flat'
 TOPOS_CHECK='flat smt llc2'
 TOPOS_STRESS='flat llc2'
 
-# bench/guest-bench.sh's workloads, in the tables' order: the pipe pair
+# bench/guest-bench.py's workloads, in the tables' order: the pipe pair
 # (free, on CPUs 0-1, pinned to CPU 0), perf's messaging and hackbench
 # (threads, processes; 1, 2, 4 groups), loopback TCP (sockperf), tbench at
 # 1, nproc and 2 x nproc clients and a UDP stream: the cases that decided
@@ -40,7 +40,7 @@ sockperf tbench-1 tbench-nproc tbench-2nproc udp-stream'
 # raw.csv: a row per run and metric, these columns, then the run's placement
 # profile: its operations ("ops"), STATS_COUNTERS (deltas of
 # sync_wakeup_stats) and SYSTEM_COUNTERS (whole-system deltas; what each
-# is: bench/guest-bench.sh).
+# is: bench/guest-bench.py).
 CSV_COLUMNS='round workload arm metric value unit better sync_wakeups kept_on_waker_cpu declined_total hint_dropped'
 STATS_COUNTERS='landed_waker_cpu landed_smt_sibling landed_same_llc landed_other_llc promise_kept promise_broken context_task context_softirq_bh context_softirq context_hardirq'
 SYSTEM_COUNTERS='ipi_resched ipi_call ctx_switches ttwu_count ttwu_local ttwu_wake_remote ttwu_move_affine lb_migrations run_delay_ns'

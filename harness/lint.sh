@@ -52,6 +52,7 @@ self_test() {
 self_test vm/scan-console-test.sh "vm/scan-console.sh tells kernel complaints from a clean boot" "sample lines"
 self_test vm/run-test.sh "vm/run.sh gives QEMU the icount clock only where QEMU has one" cases
 self_test harness/tap-summary-test.sh "harness/tap-summary.awk counts plans, crashes and skips right" samples
+self_test bench/workloads-test.py "bench/workloads.py parses the tools' captured outputs as raw.csv has them" cases
 self_test bench/analyze-test.sh "bench/analyze.py gives a change a sign only where its 95% interval excludes zero; pairs runs by round within a boot" cases
 self_test bench/host-test.sh "make bench HOST=1 stops before any work where it cannot run" cases
 self_test bench/lib-test.sh "bench/lib.sh tells a busy host from an idle one and picks the guest clock" cases

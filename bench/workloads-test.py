@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Do bench/workloads.py's parsers read the tools' real outputs as the bench
+always has? TAP on stdout; exits 1 on a failure.
+
+bench/testdata/runs.log holds one run of each workload as a bench guest
+captured it (flat, icount clock, 2026-12-03), expected.csv the figures
+raw.csv got for those runs. With arguments, RUNS_LOG RAW_CSV of a whole
+bench are re-parsed too: every measured run must give its raw.csv rows.
+"""
+import csv
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import workloads as wl  # noqa: E402
+from defs import DEFS  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The capture's sizes (a full bench) and the guest's CPUs.
+SIZES = {"PIPE_LOOPS": 8000, "MSG_LOOPS": 100, "HB_LOOPS": 100, "SOCK_SECS": 2,
+         "SOCK_PORT": 11111, "TB_SECS": 3, "UDP_SECS": 2, "UDP_PORT": 5201}
+NPROC = 2
+n = failed = 0
+
+
+def tap(ok, what, why=""):
+    global n, failed
+    n += 1
+    failed += not ok
+    print(f"{'ok' if ok else 'not ok'} {n} {what}")
+    if not ok and why:
+        print("\n".join(f"#   {line}" for line in str(why).splitlines()))
+
+
+def records(path):
+    """(workload, arm, command, output) of each run in a runs.log."""
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("### "):
+                head, _, cmd = line[4:].rstrip("\n").partition(": ")
+                w, arm, _ = head.split(" ", 2)
+                out.append([w, arm[len("arm="):], cmd, []])
+            else:
+                out[-1][3].append(line)
+    return [(w, a, c, "".join(o).rstrip("\n")) for w, a, c, o in out]
+
+
+def rows(w, out, sz):
+    metrics, ops = wl.family(w).parse(w, out, sz)
+    return [[w, *m, ops] for m in metrics]
+
+
+def main(argv):
+    runs = records(os.path.join(HERE, "testdata", "runs.log"))
+    with open(os.path.join(HERE, "testdata", "expected.csv"), encoding="utf-8") as f:
+        want = [r[:-1] + [r[-1]] for r in list(csv.reader(f))[1:]]
+    got = [r for w, _, _, out in runs for r in rows(w, out, SIZES)]
+    tap(got == want, f"the {len(runs)} captured runs give the figures raw.csv got",
+        "\n".join(f"got {g}, want {e}" for g, e in zip(got, want) if g != e))
+
+    bad = [w for w in DEFS["WORKLOADS_ALL"] if not any(r[0] == w for r in runs)]
+    tap(not bad, "every workload of harness/definitions.sh is in the capture", bad)
+    diff = [(c, wl.family(w).command(w, SIZES, NPROC)) for w, _, c, _ in runs
+            if wl.family(w).command(w, SIZES, NPROC) != c]
+    tap(not diff, "each workload's command line is the one the capture ran", diff)
+
+    # What a broken run looks like: check() refuses it, with the reason.
+    tb = ("Throughput 0 MB/sec  1 clients  1 procs  max_latency=0.000 ms\n"
+          " NTCreateX        12     0.125     1.000")
+    cases = [
+        ("tbench-1", tb, "cannot parse throughput"),
+        ("sockperf", "sockperf: ERROR", "cannot tell its operations"),
+        ("pipe", "no such output", "cannot parse time-per-op"),
+        ("msg-thread-g1", "Total time: 1.2.3 [sec]", "cannot parse runtime"),
+    ]
+    for w, out, why in cases:
+        metrics, ops = wl.family(w).parse(w, out, SIZES)
+        got_why = wl.check(w, metrics, ops) or ""
+        tap(why in got_why, f"{w}: '{out[:30]}' is refused: {why}", got_why)
+    tap(wl.check("pipe", [("time-per-op", "1.0", "usec/op", "lower")], "0") ==
+        "0 operations", "a run of 0 operations is refused")
+    # iperf3 prints the lost share with %.2g; a starved receiver is a result.
+    udp = ("[  5]   0.00-1.00   sec  0.00 MBytes  0.00 Mbits/sec  0.000 ms  "
+           "100/100 (1e+02%)  receiver")
+    metrics, ops = wl.family("udp-stream").parse("udp-stream", udp, SIZES)
+    tap(metrics == [("received", "0.00", "Mbit/s", "higher"), ("lost", "100.000000", "%", "lower")]
+        and ops == "0" and wl.check("udp-stream", metrics, ops) is None,
+        "udp-stream: every datagram lost (1e+02%) is a result", (metrics, ops))
+
+    for log, raw in zip(argv[1::2], argv[2::2]):
+        with open(raw, encoding="utf-8") as f:
+            table = list(csv.DictReader(f))
+        want = [[r["workload"], r["metric"], r["value"], r["unit"], r["better"], r["ops"]]
+                for r in table]
+        measured = records(log)[len({r["workload"] for r in table}):]
+        sz = dict(SIZES, **{k: int(v) for k, v in
+                            (a.split("=") for a in os.environ.get("SIZES", "").split() if a)})
+        got = [r for w, _, _, out in measured for r in rows(w, out, sz)]
+        tap(got == want, f"{log}: {len(measured)} runs give raw.csv's {len(want)} rows",
+            "\n".join(f"got {g}, want {e}" for g, e in zip(got, want) if g != e)[:2000])
+
+    print(f"1..{n}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
