@@ -677,8 +677,10 @@ struct sw_stack {
 
 /* Per pid, for the promise witness: its promise is in the trace... */
 #define SW_PROMISED	0x1
-/* ...and it blocked since. */
+/* ...and it blocked since... */
 #define SW_BLOCKED	0x2
+/* ...or switched out in a way that may or may not have counted as a block. */
+#define SW_UNSURE	0x4
 
 struct sw_trace_parse {
 	struct sw_trace *out;
@@ -699,7 +701,7 @@ struct sw_trace_parse {
 	int *curr;		/* per CPU: pid sched_switch put there, -1 unknown */
 	bool *claimed;		/* per CPU: a task woken or moved there since */
 	long *waking;		/* per pid: seq of its pending sched_waking, or 0 */
-	unsigned char *promise;	/* per pid: SW_PROMISED, SW_BLOCKED */
+	unsigned char *promise;	/* per pid: SW_PROMISED, SW_BLOCKED, SW_UNSURE */
 	struct sw_stack *stacks;
 	int nr_stacks, cap_stacks;
 };
@@ -1012,13 +1014,15 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 	if (comm_len == tp->comm_len && !strncmp(comm, tp->comm, comm_len)) {
 		tp->out->our_promises[c]++;
 		blocked = tp->promise[pid] & SW_BLOCKED;
-		if (tp->promise[pid] & SW_PROMISED) {
+		if ((tp->promise[pid] & (SW_PROMISED | SW_UNSURE)) == SW_PROMISED) {
 			tp->out->promises_witnessed++;
 			if (c == SW_PROMISE_AWAKE ? blocked : !blocked)
 				sw_trace_wrong(tp, line, "%s, yet it %s since its promise", cause,
 					       blocked ? "blocked" : "never blocked");
 		}
 	}
+	/* Judged: the next promise is witnessed only if the trace holds its making. */
+	tp->promise[pid] = 0;
 	if (pid != tp->self)
 		return;
 	before = tp->record;
@@ -1118,8 +1122,14 @@ static void sw_trace_switch(struct sw_trace_parse *tp, const char *line, int cpu
 		sw_trace_wrong(tp, line, "cannot parse");
 		return;
 	}
+	/*
+	 * A bare R is a yield (nivcsw) or a block a pending signal undid
+	 * (nvcsw): which one, the trace cannot tell.
+	 */
 	if (state != 'R')
 		tp->promise[prev] |= SW_BLOCKED;
+	else if (p[n] != '+')
+		tp->promise[prev] |= SW_UNSURE;
 	tp->curr[cpu] = next;
 	tp->claimed[cpu] = false;
 	if (next)
@@ -1823,6 +1833,9 @@ static int sw_wait_asleep(int fd)
 			return -EPROTO;
 		if (state[2] == 'S')
 			return 0;
+		/* Dead: the partner's own error says why. */
+		if (state[2] == 'Z' || state[2] == 'X')
+			return -ESRCH;
 		usleep(SW_ASLEEP_POLL_US);
 	}
 }
