@@ -285,7 +285,11 @@ class Bench:
                 self.feature_was = "SYNC_PAIR_AFFINE"
 
     def restore(self):
-        self.stop_servers()
+        """The knobs first, then the servers; each step whatever the
+        others did, so that an error here neither hides the first one nor
+        leaves an arm behind."""
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         put_back = [("/proc/sys/kernel/sched_schedstats", self.schedstat_was)]
         if feature_present() and os.access(FEATURES, os.W_OK):
             put_back += [(POLICY, self.policy_was), (FEATURES, self.feature_was)]
@@ -295,8 +299,13 @@ class Bench:
             try:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(value + "\n")
-            except OSError:
-                pass
+            except OSError as e:
+                print(f"guest-bench: cannot put back {value} in {path}: {e.strerror}",
+                      file=sys.stderr)
+        try:
+            self.stop_servers()
+        except OSError as e:
+            print(f"guest-bench: stopping the servers: {e}", file=sys.stderr)
 
     def schedstats_on(self):
         """schedstats on for the whole session (every arm alike), if built
@@ -323,9 +332,13 @@ class Bench:
         if listening(port):
             die(f"TCP port {port} is in use by another program: stop it, or pick another "
                 "port (SOCK_PORT=, UDP_PORT=; tbench_srv needs 7003)")
+        cmd = wl.server_command(name, self.s)
         with open(log, "a", encoding="utf-8") as out:
-            p = subprocess.Popen(wl.server_command(name, self.s).split(), stdout=out,
-                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            try:
+                p = subprocess.Popen(cmd.split(), stdout=out, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL)
+            except OSError as e:
+                die(f"cannot start the {name} server ({cmd}): {e.strerror}")
         self.servers[name] = p
         for _ in range(50):
             if p.poll() is not None:
@@ -340,7 +353,11 @@ class Bench:
     def stop_servers(self):
         for p in self.servers.values():
             p.terminate()
-            p.wait()
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
         self.servers = {}
         if self.server_logs:
             for f in os.listdir(self.server_logs):
@@ -359,16 +376,21 @@ class Bench:
         reset_counters()
         # After the arm is set: flipping a feature sends IPIs of its own.
         before = sample_system(self.schedstat)
-        r = subprocess.run(cmd.split(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           stdin=subprocess.DEVNULL, check=False)
+        try:
+            r = subprocess.run(cmd.split(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, check=False)
+        except OSError as e:
+            die(f"{w} under arm {arm} cannot start: {cmd}: {e.strerror}")
         delta = system_delta(before, sample_system(self.schedstat))
         counters = read_counters()
         out = r.stdout.decode(errors="replace").rstrip("\n")
+        # As the shell reports it: 128 + the signal that ended it.
+        rc = r.returncode if r.returncode >= 0 else 128 - r.returncode
         with open(os.path.join(self.results, "runs.log"), "a", encoding="utf-8") as f:
-            f.write(f"### {w} arm={arm} rc={r.returncode}: {cmd}\n{out}\n")
+            f.write(f"### {w} arm={arm} rc={rc}: {cmd}\n{out}\n")
         where = f"output in {self.results}/runs.log"
-        if r.returncode:
-            die(f"{w} under arm {arm} failed (exit {r.returncode}): {cmd}; {where}")
+        if rc:
+            die(f"{w} under arm {arm} failed (exit {rc}): {cmd}; {where}")
         metrics, ops = wl.family(w).parse(w, out, self.s)
         why = wl.check(w, metrics, ops)
         if why:
@@ -410,7 +432,6 @@ class Bench:
     def main(self):
         s = self.s
         arms, wls = s["arms"], s["workloads"]
-        self.save_state()
         for name in ("runs.log", "progress"):
             open(os.path.join(self.results, name), "w", encoding="utf-8").close()
         self.server_logs = tempfile.mkdtemp()
@@ -599,6 +620,8 @@ def main(argv):
             die(f"this kernel ({os.uname().release}) lacks the feature ({POLICY} is "
                 "missing): boot the patched bench kernel, or use ARMS=off")
         bench = Bench(s, results)
+        # Saved before anything can fail: restore() puts back only this.
+        bench.save_state()
         signal.signal(signal.SIGINT, interrupted)
         signal.signal(signal.SIGTERM, interrupted)
         try:
@@ -607,6 +630,9 @@ def main(argv):
             bench.restore()
     except Stop as e:
         print(f"guest-bench: error: {e}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError, KeyError) as e:
+        print(f"guest-bench: error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     return 0
 

@@ -1,8 +1,8 @@
 # shellcheck shell=sh disable=SC2034
 # The facts more than one script needs, each stated once. Sourced by the
 # shell scripts (harness/lib.sh for the host, the guest scripts directly)
-# and read by bench/analyze.py: NAME='value' lines only, no expansion and
-# no code, so that both sides read the same thing.
+# and read by bench/defs.py (for the runner and analyze.py): NAME='value'
+# lines only, no expansion and no code, so that both sides read the same.
 
 # kernel.sched_sync_wakeup_policy's policies, in the kernel's order: every
 # make check boot compares them with available_policies (guest-check.sh).

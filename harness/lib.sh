@@ -24,6 +24,8 @@ OVERLAY_DIRS="kernel include Documentation tools/testing/selftests/sched"
 # (a python3 earlier in PATH, e.g. pyenv's, may lack them).
 # shellcheck disable=SC2034
 PYTHON=/usr/bin/python3
+# No __pycache__ in the checkout: it may be another user's, or read-only.
+export PYTHONDONTWRITEBYTECODE=1
 
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
 export CCACHE_BASEDIR="$REPO"
