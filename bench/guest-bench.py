@@ -48,7 +48,6 @@ from defs import DEFS
 ARMS_ALL = ["off"] + DEFS["POLICIES"]
 STATS_COUNTERS = DEFS["STATS_COUNTERS"]
 SYSTEM_COUNTERS = DEFS["SYSTEM_COUNTERS"]
-SERVERS = ["sockperf", "tbench", "iperf3"]
 TOOLS = ["perf", "hackbench", "sockperf", "tbench", "tbench_srv", "iperf3", "taskset", "ss"]
 
 FEATURES = os.environ.get("BENCH_FEATURES", "/sys/kernel/debug/sched/features")
@@ -107,9 +106,9 @@ def settings(env):
         s[name] = count(name, env.get(name) or str(default))
     if s["TB_SECS"] < 2:
         die(f"TB_SECS={s['TB_SECS']}: tbench reports throughput once a second; use 2 or more")
-    if len({s["SOCK_PORT"], s["UDP_PORT"], 7003}) < 3:
+    if len({s["SOCK_PORT"], s["UDP_PORT"], wl.TBENCH_PORT}) < 3:
         die(f"SOCK_PORT={s['SOCK_PORT']} and UDP_PORT={s['UDP_PORT']} must differ from "
-            "each other and from tbench's 7003")
+            f"each other and from tbench's {wl.TBENCH_PORT}")
     s["arms"] = check_list("ARMS", env.get("ARMS") or " ".join(ARMS_ALL), ARMS_ALL)
     s["workloads"] = check_list("WORKLOADS", env.get("WORKLOADS") or
                                 " ".join(DEFS["WORKLOADS_ALL"]), DEFS["WORKLOADS_ALL"])
@@ -331,7 +330,7 @@ class Bench:
         # Someone else's server there would be measured instead of ours.
         if listening(port):
             die(f"TCP port {port} is in use by another program: stop it, or pick another "
-                "port (SOCK_PORT=, UDP_PORT=; tbench_srv needs 7003)")
+                f"port (SOCK_PORT=, UDP_PORT=; tbench_srv needs {wl.TBENCH_PORT})")
         cmd = wl.server_command(name, self.s)
         with open(log, "a", encoding="utf-8") as out:
             try:
@@ -422,7 +421,7 @@ class Bench:
                   "per round, per workload, every arm, arm order rotated by one each round; "
                   "arm set and counters reset before each run"]
         lines += [f"cmd.{w}: {s['cmd'][w]}" for w in s["workloads"]]
-        for srv in SERVERS:
+        for srv in wl.SERVERS:
             if any(wl.family(w).server == srv for w in s["workloads"]):
                 lines.append(f"cmd.{srv}-server: {wl.server_command(srv, s)} "
                              "(background, whole session)")

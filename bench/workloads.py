@@ -130,9 +130,15 @@ def server_command(server: str, sz: dict) -> str:
             "iperf3": f"iperf3 -s -B 127.0.0.1 -p {sz['UDP_PORT']}"}[server]
 
 
+# tbench_srv's port, which it cannot be told.
+TBENCH_PORT = 7003
+# The servers, in the order meta.txt lists them.
+SERVERS = ["sockperf", "tbench", "iperf3"]
+
+
 def server_port(server: str, sz: dict) -> int:
-    """The TCP port the server listens on (tbench_srv's is fixed)."""
-    return {"sockperf": sz["SOCK_PORT"], "tbench": 7003, "iperf3": sz["UDP_PORT"]}[server]
+    """The TCP port the server listens on."""
+    return {"sockperf": sz["SOCK_PORT"], "tbench": TBENCH_PORT, "iperf3": sz["UDP_PORT"]}[server]
 
 
 def check(name: str, metrics: List[Metric], ops: str) -> Optional[str]:
