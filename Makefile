@@ -11,7 +11,7 @@ export FLAVOUR ACCEL HOST
 
 H := harness
 
-.PHONY: help vars deps source tree kernel selftests vm check check-clones stress series series-check lint bloat bench bench-overhead compare deb clean
+.PHONY: help vars deps source tree kernel selftests vm check check-clones check-rt stress series series-check lint bloat bench bench-overhead compare deb clean
 
 help:
 	@$(H)/help.sh
@@ -48,6 +48,9 @@ bloat: source
 
 check: source
 	@$(H)/check.sh
+
+check-rt: source
+	@$(H)/check-rt.sh
 
 check-clones: vars
 	@$(H)/check-clones.sh

@@ -3,14 +3,15 @@
 #   bench: allnoconfig + configs/guest.fragment + .config.fragment
 #          + the selftests' config files
 #   test:  bench + configs/debug.fragment (KASAN, lockdep, UBSAN, ...)
-# Usage: build-kernel.sh bench|test [SRCDIR OUTDIR]
+#   rt:    bench + configs/rt.fragment (PREEMPT_RT)
+# Usage: build-kernel.sh FLAVOUR [SRCDIR OUTDIR]
 # SRCDIR/OUTDIR build another tree with the same config (the unpatched base).
 # KTARGETS overrides the make targets (default bzImage).
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: build-kernel.sh bench|test [SRCDIR OUTDIR]}
+flavour=${1:?usage: build-kernel.sh FLAVOUR [SRCDIR OUTDIR]}
 check_flavour "$flavour"
 src=${2:-$TREE}
 out=${3:-$(kernel_dir "$flavour")}
@@ -46,6 +47,15 @@ configure() {
 	# shellcheck disable=SC2086 # one path a word, none with a space
 	(cd "$src" && scripts/kconfig/merge_config.sh -n -O "$out" $frags) >"$out/merge_config.log" 2>&1 ||
 		die "merge_config.sh failed: see $out/merge_config.log"
+	if [ "$flavour" = rt ]; then
+		# On the finished config, not on allnoconfig: PREEMPT_RT needs
+		# EXPERT, which would give every "if EXPERT" option (FUTEX,
+		# SHMEM, ...) a prompt and so an allnoconfig "n".
+		cp "$REPO/configs/rt.fragment" "$out/fragments/rt.fragment"
+		frags="$frags $out/fragments/rt.fragment"
+		(cd "$src" && scripts/kconfig/merge_config.sh -O "$out" "$out/.config" "$out/fragments/rt.fragment") \
+			>>"$out/merge_config.log" 2>&1 || die "merge_config.sh failed: see $out/merge_config.log"
+	fi
 	# shellcheck disable=SC2086
 	verify_config "$out/.config" "the $flavour config" $frags ||
 		die "the $flavour config lacks options the fragments ask for: check their dependencies (make -C $src O=$out menuconfig)"

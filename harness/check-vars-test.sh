@@ -38,6 +38,7 @@ expect 1 STRESS_SECS=ninety
 expect 1 BOOT_TIMEOUT=10m
 expect 1 GUEST_JOBS=0
 expect 1 FLAVOUR=debug
+expect 0 FLAVOUR=rt
 expect 1 SERIES_BUILDS=maybe
 expect 0 CLONE_TARGET=lint CLONE_USER=swclone
 expect 1 CLONE_TARGET=bench

@@ -88,7 +88,8 @@ if [ -n "${KSRC:-}" ]; then
 		die "KSRC=$KSRC is not a kernel source tree (no Makefile and kernel/sched/fair.c): point it at one, or unset it for Debian's linux-source-6.12"
 	fi
 fi
-one_of FLAVOUR bench test
+# shellcheck disable=SC2086
+one_of FLAVOUR $FLAVOURS
 # shellcheck disable=SC2086 # one word per topology
 one_of TOPO $TOPOLOGIES
 # shellcheck disable=SC2086

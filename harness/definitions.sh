@@ -11,6 +11,10 @@ POLICIES='hint-only waker-if-alone reciprocal-only no-sync reciprocal-strict hon
 # Upstream's placement with the feature on: what every arm is compared with.
 BASELINE_ARM='hint-only'
 
+# The kernels make kernel builds (FLAVOUR): bench, allnoconfig and the
+# fragments; test, bench with the debug checkers; rt, bench with PREEMPT_RT.
+FLAVOURS='bench test rt'
+
 # The guest topologies: QEMU's -smp, and what the guest must then see (CPUs,
 # SMT active, packages, cpu0's scheduling domains), checked in every make
 # check boot.

@@ -40,8 +40,8 @@ wait_for_lane() {
 	done
 }
 
-# start_guest NAME TOPO APPEND TIMEOUT CMD: boot the test kernel on TOPO in
-# the background and run CMD, at most $GUEST_JOBS guests at a time; the exit
+# start_guest NAME TOPO APPEND TIMEOUT CMD: boot the test kernel (or the
+# flavour in $guest_flavour) on TOPO in the background and run CMD, at most $GUEST_JOBS guests at a time; the exit
 # status of vm/run.sh lands in $results/NAME.rc. guest_results reads it.
 start_guest() {
 	local name=$1 topo=$2 append=$3 timeout=$4 cmd=$5 out="$results/$1"
@@ -49,7 +49,7 @@ start_guest() {
 	log "boot $name: topology $topo${append:+, $append}"
 	(
 		rc=0
-		FLAVOUR=test TOPO="$topo" APPEND="$append" OUT="$out" TIMEOUT="$timeout" CMD="$cmd" \
+		FLAVOUR=${guest_flavour:-test} TOPO="$topo" APPEND="$append" OUT="$out" TIMEOUT="$timeout" CMD="$cmd" \
 			"$REPO/vm/run.sh" >"$out.log" 2>&1 || rc=$?
 		echo "$rc" >"$out.rc"
 	) &

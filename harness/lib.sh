@@ -52,18 +52,23 @@ kernel_version() {
 kernel_dir() { echo "$BUILD/kernel-$1"; }
 
 # verify_config CONFIG WHAT FRAGMENT...: every option the fragments set is
-# set so in CONFIG (merge_config.sh only warns when one does not stick);
-# says which is not, on stderr, and returns 1.
+# set so in CONFIG (merge_config.sh only warns when one does not stick),
+# the last fragment that names an option having the last word as in
+# merge_config.sh; says which is not, on stderr, and returns 1.
 verify_config() {
 	local config=$1 what=$2 frag line sym have bad=0
 	shift 2
 	for frag in "$@"; do
+		shift
 		while read -r line; do
 			case "$line" in
 			CONFIG_*=*) sym=${line%%=*} ;;
 			"# CONFIG_"*" is not set") sym=${line#\# } && sym=${sym%% *} ;;
 			*) continue ;;
 			esac
+			if [ $# -gt 0 ] && grep -qE "^($sym=|# $sym is not set)" "$@"; then
+				continue
+			fi
 			have=$(grep -E "^($sym=|# $sym is not set)" "$config" || true)
 			if [ "$have" = "$line" ] || { [ -z "$have" ] && [ "${line#\#}" != "$line" ]; }; then
 				continue
@@ -76,9 +81,9 @@ verify_config() {
 }
 
 check_flavour() {
-	case "$1" in
-	bench | test) ;;
-	*) die "unknown FLAVOUR=$1: use bench or test" ;;
+	case " $FLAVOURS " in
+	*" $1 "*) ;;
+	*) die "unknown FLAVOUR=$1: use one of $FLAVOURS" ;;
 	esac
 }
 

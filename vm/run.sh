@@ -5,7 +5,7 @@
 #
 # Environment:
 #   CMD       shell command to run in the guest (required)
-#   FLAVOUR   bench | test (default bench)
+#   FLAVOUR   bench | test | rt (default bench)
 #   TOPO      one of TOPOLOGIES (default TOPO_DEFAULT; harness/definitions.sh)
 #   ACCEL     auto | kvm | tcg (default auto: kvm only with vmx/svm and /dev/kvm)
 #   TCG_THREAD  single | multi: TCG with one host thread for all vCPUs, or a

@@ -245,8 +245,23 @@ static inline void sync_promise_make(struct task_struct *w)
 	w->sync_promise_nvcsw = (u16)w->nvcsw;
 	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_MADE]);
 }
+
+/*
+ * A PREEMPT_RT sleeping spinlock's wait goes through __schedule() as a
+ * block and moves nvcsw, but it stands in for a spin, not for the sleep
+ * @w promised: schedule_rtlock() moves the promise's count past it. Only
+ * @w's own decisions write the count, and under PREEMPT_RT no softirq runs
+ * on top of @w's task code, so nothing writes it in between.
+ */
+static inline void sync_promise_rtlock_waited(struct task_struct *w,
+					      unsigned long nvcsw)
+{
+	w->sync_promise_nvcsw += (u16)(w->nvcsw - nvcsw);
+}
 #else
 static inline void sync_promise_new_generation(void) { }
+static inline void sync_promise_rtlock_waited(struct task_struct *w,
+					      unsigned long nvcsw) { }
 #endif /* CONFIG_SMP */
 
 #endif /* _KERNEL_SCHED_SYNC_WAKEUP_H */

@@ -681,6 +681,8 @@ struct sw_stack {
 #define SW_BLOCKED	0x2
 /* ...or switched out in a way that may or may not have counted as a block. */
 #define SW_UNSURE	0x4
+/* ...or, under PREEMPT_RT, switched out in D: a sleep, or a spinlock's wait. */
+#define SW_D_WAIT	0x8
 
 struct sw_trace_parse {
 	struct sw_trace *out;
@@ -698,6 +700,7 @@ struct sw_trace_parse {
 	int *core, *llc;	/* per CPU: first CPU of its core, of its LLC */
 	int nr_cpus;
 	long seq;		/* the event being parsed, counted from 1 */
+	bool rt;		/* a PREEMPT_RT kernel: spinlock waits show as D */
 	int *curr;		/* per CPU: pid sched_switch put there, -1 unknown */
 	bool *claimed;		/* per CPU: a task woken or moved there since */
 	long *waking;		/* per pid: seq of its pending sched_waking, or 0 */
@@ -989,7 +992,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 	int pid, kept, history, count, before, want, c;
 	unsigned long long ran, limit;
 	char cause[16];
-	bool slept, blocked;
+	bool slept, blocked, sure;
 
 	if (sscanf(f, " pid=%d kept=%d cause=%15s ran=%llu limit=%llu history=%x count=%d",
 		   &pid, &kept, cause, &ran, &limit, &history, &count) != 7 ||
@@ -1004,6 +1007,8 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 		return;
 	}
 	slept = c == SW_PROMISE_SLEPT;
+	blocked = tp->promise[pid] & SW_BLOCKED;
+	sure = (tp->promise[pid] & (SW_PROMISED | SW_UNSURE)) == SW_PROMISED;
 	if (kept != slept)
 		sw_trace_wrong(tp, line, "kept=%d by %s", kept, cause);
 	else if (slept && ran > limit)
@@ -1013,8 +1018,14 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 	tp->out->promises[c]++;
 	if (comm_len == tp->comm_len && !strncmp(comm, tp->comm, comm_len)) {
 		tp->out->our_promises[c]++;
-		blocked = tp->promise[pid] & SW_BLOCKED;
-		if ((tp->promise[pid] & (SW_PROMISED | SW_UNSURE)) == SW_PROMISED) {
+		if (sure && !blocked && (tp->promise[pid] & SW_D_WAIT)) {
+			/* Switched out in D only: the caller knows on what. */
+			tp->out->promises_d_only++;
+			if (c != SW_PROMISE_AWAKE && !tp->out->d_only_not_awake)
+				snprintf(tp->out->d_only_judged, sizeof(tp->out->d_only_judged),
+					 "%s", line);
+			tp->out->d_only_not_awake += c != SW_PROMISE_AWAKE;
+		} else if (sure) {
 			tp->out->promises_witnessed++;
 			if (c == SW_PROMISE_AWAKE ? blocked : !blocked)
 				sw_trace_wrong(tp, line, "%s, yet it %s since its promise", cause,
@@ -1108,7 +1119,9 @@ static void sw_stack_claim(struct sw_trace_parse *tp, int cpu, long since,
 /*
  * "sched_switch: prev_comm=... prev_pid=P prev_prio=.. prev_state=S ==>
  * next_comm=... next_pid=N ...", on @cpu. prev_state R (R+: preempted) is
- * a task that was running; any other, one that blocked.
+ * a task that was running; any other, one that blocked, except that under
+ * PREEMPT_RT a D may also be a wait for a sleeping spinlock, which the
+ * kernel does not count as one (SW_D_WAIT).
  */
 static void sw_trace_switch(struct sw_trace_parse *tp, const char *line, int cpu)
 {
@@ -1126,7 +1139,9 @@ static void sw_trace_switch(struct sw_trace_parse *tp, const char *line, int cpu
 	 * A bare R is a yield (nivcsw) or a block a pending signal undid
 	 * (nvcsw): which one, the trace cannot tell.
 	 */
-	if (state != 'R')
+	if (state == 'D' && tp->rt)
+		tp->promise[prev] |= SW_D_WAIT;
+	else if (state != 'R')
 		tp->promise[prev] |= SW_BLOCKED;
 	else if (p[n] != '+')
 		tp->promise[prev] |= SW_UNSURE;
@@ -1405,6 +1420,7 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 		err = -errno;
 	tp.comm_len = strlen(tp.comm);
 	tp.self = own;
+	tp.rt = sw_kernel_rt();
 	if (!err) {
 		tp.nr_cpus = sw_topology_load(&tp.core, &tp.llc);
 		if (tp.nr_cpus < 0)
@@ -1658,6 +1674,18 @@ bool sw_restore_initial_state(void)
 }
 
 /* ---- topology ------------------------------------------------------- */
+
+/* A PREEMPT_RT kernel says so in its version (scripts/mkcompile_h). */
+bool sw_kernel_rt(void)
+{
+	struct utsname u;
+	const char *s;
+
+	if (uname(&u))
+		return false;
+	s = strstr(u.version, " PREEMPT_RT");
+	return s && (s[11] == ' ' || !s[11]);
+}
 
 int sw_nr_allowed_cpus(void)
 {

@@ -36,6 +36,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "../../kselftest.h"
@@ -227,6 +228,15 @@ struct sw_trace {
 	 * other than R, is a block, which moves nvcsw).
 	 */
 	long promises_witnessed;
+	/*
+	 * Under PREEMPT_RT a D switch is a sleep or a wait for a sleeping
+	 * spinlock, which is no block (schedule_rtlock()): those promises
+	 * whose waker switched out in D only since are counted here instead,
+	 * with the ones not judged "awake" and the first such line.
+	 */
+	long promises_d_only;
+	long d_only_not_awake;
+	char d_only_judged[256];
 	long unwitnessed;		/* counters that disagree with the trace */
 	char witness[512];		/* which, if any */
 	long own_checked;		/* its decisions checked against its record */
@@ -296,6 +306,7 @@ bool sw_restore_initial_state(void);
 /* ---- topology ------------------------------------------------------- */
 
 int sw_nr_allowed_cpus(void);
+bool sw_kernel_rt(void);
 int sw_smt_active(void);
 int sw_nr_llcs(void);
 
