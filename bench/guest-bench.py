@@ -20,7 +20,7 @@ Environment:
   WORKLOADS   subset of the workloads listed by --check (default all)
   QUICK       1 = smoke-test sizes
   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS
-  UDP_PORT    workload sizes and ports (tbench_srv listens on 7003)
+  UDP_PORT    workload sizes and ports (defaults: bench/workloads.py)
 A kernel without the feature (the unpatched base) can run ARMS=off: the
 scheduler files are then left alone and the counters recorded empty.
 BENCH_FEATURES, BENCH_POLICY, BENCH_STATS override the kernel file paths
@@ -48,21 +48,11 @@ from defs import DEFS
 ARMS_ALL = ["off"] + DEFS["POLICIES"]
 STATS_COUNTERS = DEFS["STATS_COUNTERS"]
 SYSTEM_COUNTERS = DEFS["SYSTEM_COUNTERS"]
-TOOLS = ["perf", "hackbench", "sockperf", "tbench", "tbench_srv", "iperf3", "taskset", "ss"]
 
 FEATURES = os.environ.get("BENCH_FEATURES", "/sys/kernel/debug/sched/features")
 POLICY = os.environ.get("BENCH_POLICY", "/proc/sys/kernel/sched_sync_wakeup_policy")
 STATS = os.environ.get("BENCH_STATS", "/sys/kernel/debug/sched/sync_wakeup_stats")
 
-# Sizes by QUICK: under TCG on a 2-core host, 0.3-2 s a run (pipe ~150
-# usec/op); 100 loops is perf's and hackbench's own default.
-SIZES = {
-    "0": {"ROUNDS": 5, "PIPE_LOOPS": 8000, "MSG_LOOPS": 100, "HB_LOOPS": 100,
-          "SOCK_SECS": 2, "TB_SECS": 3, "UDP_SECS": 2},
-    "1": {"ROUNDS": 1, "PIPE_LOOPS": 3000, "MSG_LOOPS": 40, "HB_LOOPS": 40,
-          "SOCK_SECS": 1, "TB_SECS": 2, "UDP_SECS": 1},
-}
-PORTS = {"SOCK_PORT": 11111, "UDP_PORT": 5201}
 
 
 class Stop(Exception):
@@ -99,10 +89,10 @@ def count(name, value):
 def settings(env):
     """The run's settings from the environment, checked: a dict."""
     quick = env.get("QUICK") or "0"
-    if quick not in SIZES:
+    if quick not in wl.SIZES:
         die(f"QUICK={quick}: use 0 or 1")
     s = {"QUICK": quick}
-    for name, default in list(SIZES[quick].items()) + list(PORTS.items()):
+    for name, default in list(wl.SIZES[quick].items()) + list(wl.PORTS.items()):
         s[name] = count(name, env.get(name) or str(default))
     if s["TB_SECS"] < 2:
         die(f"TB_SECS={s['TB_SECS']}: tbench reports throughput once a second; use 2 or more")
@@ -434,7 +424,9 @@ class Bench:
         for name in ("runs.log", "progress"):
             open(os.path.join(self.results, name), "w", encoding="utf-8").close()
         self.server_logs = tempfile.mkdtemp()
-        page_in()
+        page_in(sorted({p for c in s["cmd"].values() for p in wl.programs(c)} |
+                       {p for name in wl.SERVERS for p in wl.programs(wl.server_command(name, s))} |
+                       {"ss"}))
         self.schedstats_on()
         self.write_meta()
         raw = open(os.path.join(self.results, "raw.csv"), "w", encoding="utf-8")
@@ -517,7 +509,7 @@ def listening(port, pid=None):
     return bool(out.strip()) if pid is None else f"pid={pid}," in out
 
 
-def page_in():
+def page_in(tools):
     """Under QEMU's icount clock (make bench's default under TCG), guest time
     jumps to the next timer whenever every vCPU waits, as for a page of the
     host's 9p root: a timed run (sockperf, tbench, iperf3) that pages in its
@@ -525,7 +517,7 @@ def page_in():
     2026-12-02). So read the tools, their libraries and tbench's load file
     into the page cache before any run; the servers log to memory (/tmp)."""
     files = ["/usr/share/dbench/client.txt"]
-    for t in TOOLS:
+    for t in tools:
         path = shutil.which(t)
         if not path:
             continue

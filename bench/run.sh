@@ -25,7 +25,7 @@
 #   HOST=1     run on this machine's kernel; without SYNC_PAIR_AFFINE only
 #              ARMS=off (the default there)
 #   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS TB_SECS UDP_SECS  workload sizes
-#   SOCK_PORT UDP_PORT  the servers' ports (tbench_srv listens on 7003)
+#   SOCK_PORT UDP_PORT  the servers' ports (defaults: bench/workloads.py)
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"

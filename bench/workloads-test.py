@@ -16,9 +16,8 @@ import workloads as wl  # noqa: E402
 from defs import DEFS  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The capture's sizes (a full bench) and the guest's CPUs.
-SIZES = {"PIPE_LOOPS": 8000, "MSG_LOOPS": 100, "HB_LOOPS": 100, "SOCK_SECS": 2,
-         "SOCK_PORT": 11111, "TB_SECS": 3, "UDP_SECS": 2, "UDP_PORT": 5201}
+# The capture's sizes (a full bench's defaults) and the guest's CPUs.
+SIZES = {**wl.SIZES["0"], **wl.PORTS}
 NPROC = 2
 n = failed = 0
 

@@ -124,6 +124,12 @@ def family(name: str) -> Family:
     raise KeyError(f"no command for workload {name}")
 
 
+def programs(command: str) -> List[str]:
+    """The programs a command line starts: its first word, and taskset's."""
+    words = command.split()
+    return words[:1] + (words[3:4] if words[:1] == ["taskset"] else [])
+
+
 def server_command(server: str, sz: dict) -> str:
     return {"sockperf": f"sockperf server --tcp -i 127.0.0.1 -p {sz['SOCK_PORT']}",
             "tbench": "tbench_srv",
@@ -132,6 +138,17 @@ def server_command(server: str, sz: dict) -> str:
 
 # tbench_srv's port, which it cannot be told.
 TBENCH_PORT = 7003
+# The other servers' ports, unless SOCK_PORT and UDP_PORT say otherwise.
+PORTS = {"SOCK_PORT": 11111, "UDP_PORT": 5201}
+# Sizes by QUICK, unless the variables say otherwise: under TCG on a
+# 2-core host, 0.3-2 s a run (pipe ~150 usec/op); 100 loops is perf's and
+# hackbench's own default.
+SIZES = {
+    "0": {"ROUNDS": 5, "PIPE_LOOPS": 8000, "MSG_LOOPS": 100, "HB_LOOPS": 100,
+          "SOCK_SECS": 2, "TB_SECS": 3, "UDP_SECS": 2},
+    "1": {"ROUNDS": 1, "PIPE_LOOPS": 3000, "MSG_LOOPS": 40, "HB_LOOPS": 40,
+          "SOCK_SECS": 1, "TB_SECS": 2, "UDP_SECS": 1},
+}
 # The servers, in the order meta.txt lists them.
 SERVERS = ["sockperf", "tbench", "iperf3"]
 

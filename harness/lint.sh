@@ -3,7 +3,8 @@
 # stderr; exits 1 if any check failed: make series, checkpatch --strict on
 # every mail it writes, a maintainer for every new file, docutils on the new
 # documentation, systemd-analyze on the distro unit, the console scanner, the
-# TAP summary and the variable checks on samples, shellcheck on the harness.
+# TAP summary and the variable checks on samples, shellcheck and pyflakes3
+# on the harness.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -62,5 +63,8 @@ self_test harness/prepare-tree-test.sh "harness/prepare-tree.sh refuses to remak
 
 out=$(cd "$REPO" && find .ci harness vm bench stress -type f \( -name "*.sh" -o -name run \) -print0 | xargs -0 shellcheck -x 2>&1) && rc=0 || rc=1
 tap "$rc" "shellcheck on the harness" "$out"
+
+out=$(cd "$REPO" && find harness vm bench stress -type f -name "*.py" -print0 | xargs -0 pyflakes3 2>&1) && rc=0 || rc=1
+tap "$rc" "pyflakes3 on the harness's Python" "$out"
 
 tap_end lint
