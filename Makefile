@@ -11,7 +11,7 @@ export FLAVOUR ACCEL HOST
 
 H := harness
 
-.PHONY: help vars deps source tree kernel selftests vm check check-clones check-rt stress series series-check lint bloat bench bench-overhead compare deb clean
+.PHONY: help vars deps source tree kernel selftests vm check check-clones check-rt stress writeback series series-check lint bloat bench bench-overhead compare deb clean
 
 help:
 	@$(H)/help.sh
@@ -30,6 +30,9 @@ source: deps
 
 tree: source
 	@$(H)/prepare-tree.sh
+
+writeback: vars
+	@$(H)/writeback.sh
 
 kernel: tree
 	@$(H)/build-kernel.sh $(FLAVOUR)

@@ -27,6 +27,11 @@ PYTHON=/usr/bin/python3
 # No __pycache__ in the checkout: it may be another user's, or read-only.
 export PYTHONDONTWRITEBYTECODE=1
 
+# build/linux is a git repository: without LOCALVERSION set, Kbuild's
+# setlocalversion would add "+" to every kernel's release. Set, even empty,
+# it adds nothing; a value given by the user stays.
+export LOCALVERSION="${LOCALVERSION-}"
+
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
 export CCACHE_BASEDIR="$REPO"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-10G}"
@@ -251,4 +256,54 @@ check_mails() {
 	done < <(sed -n '/^--- \/dev\/null$/{n;s|^+++ b/||p}' "$dir"/0*.patch)
 	[ -z "$out" ] && rc=0 || rc=1
 	tap "$rc" "MAINTAINERS has a maintainer for every file the series adds" "$out"
+}
+
+# patch_names: the patches of patches/series, in order.
+patch_names() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/patches/series" 2>/dev/null | awk '{ print $1 }'
+}
+
+# claimed PATCH: the overlay files PATCH adds whole (series/new-files: the
+# patch, then paths, a directory standing for every file under it).
+claimed() {
+	local path
+	while read -r path; do
+		[ -e "$REPO/$path" ] || die "series/new-files: $1 claims $path, which does not exist"
+		(cd "$REPO" && find "$path" -type f | LC_ALL=C sort)
+	done < <(awk -v p="$1" '$1 == p { for (i = 2; i <= NF; i++) print $i }' "$REPO/series/new-files")
+}
+
+# commit_patch DIR NAME [GIT-COMMIT-ARG...]: patches/NAME's hunks and the
+# overlay files it claims, committed in the git repository DIR with the
+# patch's header (up to its first diff line) as the message.
+commit_patch() {
+	local dir=$1 name=$2 file="$REPO/patches/$2" f
+	shift 2
+	git -C "$dir" apply --index --whitespace=error-all "$file" ||
+		die "patches/$name does not apply on top of the patches before it"
+	while read -r f; do
+		[ -n "$f" ] || continue
+		install -D -m 644 "$REPO/$f" "$dir/$f"
+		git -C "$dir" add -f "$f"
+	done < <(claimed "$name")
+	awk '/^(---$|--- |Index: |diff )/ { exit } { print }' "$file" |
+		git -C "$dir" commit -q --no-verify "$@" -F - ||
+		die "patches/$name: no changelog header"
+}
+
+# Every overlay file is added by exactly one patch, and every manifest line
+# names a patch of patches/series.
+check_manifest() {
+	local have want p manifest="$REPO/series/new-files"
+	[ -f "$manifest" ] || die "no series/new-files"
+	while read -r p; do
+		patch_names | grep -qxF "$p" || die "series/new-files names $p, which is not in patches/series"
+	done < <(sed -e 's/#.*//' "$manifest" | awk 'NF { print $1 }')
+	have=$(for p in $(patch_names); do claimed "$p"; done | LC_ALL=C sort)
+	# shellcheck disable=SC2086 # a list of directories, some absent
+	want=$(cd "$REPO" && find $OVERLAY_DIRS -type f 2>/dev/null | LC_ALL=C sort)
+	[ -z "$(printf '%s\n' "$have" | uniq -d)" ] ||
+		die "series/new-files gives these files to more than one patch: $(printf '%s\n' "$have" | uniq -d | tr '\n' ' ')"
+	[ "$have" = "$want" ] ||
+		die "series/new-files and the overlay differ: $(diff <(echo "$want") <(echo "$have") | sed -n 's/^[<>] //p' | tr '\n' ' ')"
 }

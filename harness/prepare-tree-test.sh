@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Does harness/prepare-tree.sh keep work done in build/linux? On a toy
-# kernel tree and a toy repository (one patch, one overlay file): each kind
-# of work not written back makes it refuse, and leaves the tree as it was;
-# written back or dropped with DISCARD_TREE=1, the tree is made anew. TAP on
-# stdout.
+# Does the edit loop keep work done in build/linux? On a toy kernel tree and
+# a toy repository (one patch, one overlay file): make tree commits the
+# series on the source; make writeback writes commits back, unchanged ones
+# byte for byte; each kind of work not written back makes make tree refuse
+# and leaves the tree as it was; written back or dropped with
+# DISCARD_TREE=1, the tree is made anew. TAP on stdout.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -11,17 +12,24 @@ set -eu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 src=$work/src toy=$work/repo tree=$work/repo/build/linux
+export GIT_AUTHOR_NAME=tester GIT_AUTHOR_EMAIL=tester@invalid
+export GIT_COMMITTER_NAME=tester GIT_COMMITTER_EMAIL=tester@invalid
 
 setup() {
-	mkdir -p "$src/kernel" "$toy/harness" "$toy/patches" "$toy/kernel/sched"
+	mkdir -p "$src/kernel" "$toy/harness" "$toy/patches" "$toy/series" "$toy/kernel/sched"
 	printf 'kernelversion:\n\t@echo 6.12.0\n' >"$src/Makefile"
 	printf 'one\ntwo\nthree\n' >"$src/kernel/fair.c"
 	printf 'upstream\n' >"$src/kernel/core.c"
+	# A file the source ships although its .gitignore names it.
+	printf '*.o\n' >"$src/.gitignore"
+	printf 'shipped\n' >"$src/kernel/blob.o"
 	cp "$REPO/harness/lib.sh" "$REPO/harness/tap.sh" "$REPO/harness/definitions.sh" \
-		"$REPO/harness/prepare-tree.sh" "$toy/harness/"
-	cat >"$toy/patches/0001-two.patch" <<-'EOF'
-	Subject: two becomes 2
+		"$REPO/harness/prepare-tree.sh" "$REPO/harness/writeback.sh" "$toy/harness/"
+	cat >"$toy/patches/0001-sched-Two-becomes-2.patch" <<-'EOF'
+	sched: Two becomes 2
 
+	Because it reads better.
+	---
 	--- a/kernel/fair.c
 	+++ b/kernel/fair.c
 	@@ -1,3 +1,3 @@
@@ -30,72 +38,103 @@ setup() {
 	+2
 	 three
 	EOF
-	echo 0001-two.patch >"$toy/patches/series"
+	echo 0001-sched-Two-becomes-2.patch >"$toy/patches/series"
+	printf '# which patch adds which new file\n0001-sched-Two-becomes-2.patch kernel/sched\n' \
+		>"$toy/series/new-files"
 	echo 'new file' >"$toy/kernel/sched/new.c"
+	echo /build/ >"$toy/.gitignore"
+	git -C "$toy" init -q && git -C "$toy" add -A && git -C "$toy" commit -q -m toy
 }
 
-# prepare: run the toy's prepare-tree.sh; its output in $out.
+# prepare / writeback: run the toy's script; its output in $out.
 prepare() {
 	out=$(cd "$toy" && env -u DISCARD_TREE "$@" KSRC="$src" harness/prepare-tree.sh 2>&1)
 }
+writeback() {
+	out=$(cd "$toy" && KSRC="$src" harness/writeback.sh 2>&1)
+}
+t() { git -C "$tree" "$@"; }
+# toy_clean: the toy repository is as committed (the round trip changed nothing).
+toy_clean() { [ -z "$(git -C "$toy" status --porcelain -- patches series kernel)" ]; }
 
-# expect_refusal WHAT FILE CHECK...: prepare refuses, names FILE (if any),
-# and CHECK, a command that holds for the kept work, still holds.
+# expect_refusal WHAT NAMED CHECK...: a change to the overlay makes the tree
+# due for remaking; prepare refuses, its message holds NAMED, and CHECK, a
+# command that holds for the kept work, still holds.
 expect_refusal() {
-	local what=$1 file=$2 rc=0
+	local what=$1 named=$2 rc=0
 	shift 2
-	touch "$toy/kernel/sched/new.c" && echo "changed $RANDOM" >>"$toy/kernel/sched/new.c"
+	echo "changed $RANDOM" >>"$toy/kernel/sched/new.c"
 	prepare || rc=$?
-	[ "$rc" != 0 ] && { [ -z "$file" ] || grep -q "^  $file\$" <<<"$out"; } && "$@" &&
-		rc=0 || rc=1
+	[ "$rc" != 0 ] && grep -qF -- "$named" <<<"$out" && "$@" && rc=0 || rc=1
+	git -C "$toy" checkout -q -- kernel/sched/new.c
 	tap "$rc" "refuses to remake the tree over $what" "$out"
 }
 
 setup
 prepare && [ "$(sed -n 2p "$tree/kernel/fair.c")" = 2 ] && [ -f "$tree/kernel/sched/new.c" ] &&
-	rc=0 || rc=1
-tap "$rc" "makes the tree: the patch applied, the overlay file copied" "$out"
+	[ "$(t log --format=%s base..HEAD)" = "sched: Two becomes 2" ] && [ -f "$tree/kernel/blob.o" ] &&
+	[ -z "$(t status --porcelain)" ] && rc=0 || rc=1
+tap "$rc" "makes the tree: the patch a commit on the source, with its new file" "$out"
+
+writeback && toy_clean && rc=0 || rc=1
+tap "$rc" "make writeback of the commits as made writes the same bytes back" \
+	"$out$(git -C "$toy" diff)"
 
 echo 'edit' >>"$tree/kernel/fair.c"
-expect_refusal "a patched file quilt has not refreshed" kernel/fair.c \
-	grep -qx edit "$tree/kernel/fair.c"
-(cd "$tree" && QUILT_PATCHES="$toy/patches" QUILT_PC=.pc quilt refresh -p ab --no-timestamps \
-	--no-index >/dev/null 2>&1)
-prepare && grep -q '^+edit' "$toy/patches/0001-two.patch" && grep -qx edit "$tree/kernel/fair.c" &&
-	rc=0 || rc=1
-tap "$rc" "remakes it once quilt refreshed the edit into the patch" "$out"
+expect_refusal "a change not committed" kernel/fair.c grep -qx edit "$tree/kernel/fair.c"
+writeback && rc=1 || rc=0
+grep -q 'not committed' <<<"$out" && toy_clean || rc=1
+tap "$rc" "make writeback refuses a change not committed, and writes nothing" "$out"
+
+t commit -q -a --amend --no-edit
+expect_refusal "a commit not written back" "commit " grep -qx edit "$tree/kernel/fair.c"
+fair_time=$(stat -c %Y "$tree/kernel/fair.c")
+sleep 1
+writeback && grep -q '^+edit' "$toy/patches/0001-sched-Two-becomes-2.patch" && rc=0 || rc=1
+echo "more $RANDOM" >>"$toy/kernel/sched/new.c"
+prepare && grep -qx edit "$tree/kernel/fair.c" && [ "$(stat -c %Y "$tree/kernel/fair.c")" = "$fair_time" ] &&
+	[ "$(t log --format=%s base..HEAD)" = "sched: Two becomes 2" ] || rc=1
+tap "$rc" "writes the commit back; the tree is remade from it, an unchanged file keeping its time" "$out"
+git -C "$toy" add -A && git -C "$toy" commit -q -m 'written back'
 
 echo 'tree edit' >>"$tree/kernel/sched/new.c"
-expect_refusal "an overlay file edited in the tree" kernel/sched/new.c \
-	grep -qx 'tree edit' "$tree/kernel/sched/new.c"
-cp "$tree/kernel/sched/new.c" "$toy/kernel/sched/new.c"
-prepare && rc=0 || rc=1
-tap "$rc" "remakes it once the overlay file is copied back" "$out"
+t commit -q -a --amend --no-edit
+writeback && grep -qx 'tree edit' "$toy/kernel/sched/new.c" &&
+	grep -qx '0001-sched-Two-becomes-2.patch kernel/sched' "$toy/series/new-files" && rc=0 || rc=1
+tap "$rc" "writes an overlay file edited and committed in the tree back to its path" "$out"
+git -C "$toy" add -A && git -C "$toy" commit -q -m 'written back'
+
+printf 'later\n' >>"$tree/kernel/sched/new.c"
+t commit -q -a -m "sched: Touch the new file again"
+writeback && rc=1 || rc=0
+grep -q 'squash' <<<"$out" && toy_clean || rc=1
+tap "$rc" "make writeback refuses a commit that changes a file an earlier one added" "$out"
+t reset -q --hard HEAD^
 
 echo 'not upstream' >"$tree/kernel/core.c"
-expect_refusal "an edit quilt does not know of" kernel/core.c \
-	grep -qx 'not upstream' "$tree/kernel/core.c"
-rm "$tree/kernel/core.c"
-echo 'mine' >"$tree/kernel/extra.c"
-expect_refusal "a new file" kernel/extra.c test -f "$tree/kernel/extra.c"
-
+printf 'mine\n' >"$tree/kernel/extra.c"
+expect_refusal "a file git does not track" kernel/extra.c test -f "$tree/kernel/extra.c"
 prepare DISCARD_TREE=1 && [ ! -e "$tree/kernel/extra.c" ] &&
 	[ "$(cat "$tree/kernel/core.c")" = upstream ] && rc=0 || rc=1
 tap "$rc" "DISCARD_TREE=1 drops the work and remakes the tree" "$out"
 
 # A pull that changes a patch, or drops it, is no work of the tree's.
-sed -i 's/^+2$/+II/' "$toy/patches/0001-two.patch"
+sed -i 's/^+2$/+II/' "$toy/patches/0001-sched-Two-becomes-2.patch"
 prepare && [ "$(sed -n 2p "$tree/kernel/fair.c")" = II ] && rc=0 || rc=1
 tap "$rc" "remakes it, without a word, when a pulled patch changed" "$out"
 : >"$toy/patches/series"
-prepare && [ "$(sed -n 2p "$tree/kernel/fair.c")" = two ] && rc=0 || rc=1
-tap "$rc" "remakes it, without a word, when a pulled series drops the patch" "$out"
-echo 0001-two.patch >"$toy/patches/series"
-prepare && rc=0 || rc=1
-tap "$rc" "and when it takes the patch back" "$out"
+printf '0001-sched-Two-becomes-2.patch kernel/sched\n' >"$toy/series/new-files"
+prepare && rc=1 || rc=0
+grep -q 'not in patches/series' <<<"$out" || rc=1
+tap "$rc" "refuses a series/new-files that names a patch the series lacks" "$out"
+git -C "$toy" checkout -q -- series
+echo 0001-sched-Two-becomes-2.patch >"$toy/patches/series"
+prepare && [ "$(sed -n 2p "$tree/kernel/fair.c")" = II ] && rc=0 || rc=1
+tap "$rc" "and remakes it once they agree" "$out"
 
-# A preparation that stopped half-way leaves no record to compare with.
-rm "$tree/.sync-wakeup-sums"
-expect_refusal "a tree with no record of its preparation" "" true
+# A tree an older make tree made (quilt, no git) cannot be told apart.
+rm -rf "$tree/.git"
+expect_refusal "a tree that is not make tree's git repository" "DISCARD_TREE=1" \
+	test -f "$tree/kernel/fair.c"
 
 tap_end prepare-tree

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Lay our series and overlay files onto a pristine copy of the kernel source:
-#   build/linux = KSRC + quilt push of patches/series + files from the overlay.
-# The tree is rebuilt from scratch whenever the source, a patch or an overlay
-# file changes; otherwise it is left alone so make sees nothing new. A file
-# that a patch or the overlay touched before or touches now keeps its old
-# timestamp if its content is the same, and gets a new one otherwise: an
-# edit to one changelog does not rebuild the kernel, and a file a patch no
-# longer touches is rebuilt although rsync gives it its old upstream time.
-# Work done in build/linux and not written back to the repository would be
-# lost by that rebuild, so it refuses then (unsaved_work below).
+# make tree: build/linux as a git repository, the series as commits on the
+# source:
+#   tag base: KSRC as it is, committed once (again when KSRC changes);
+#   then a commit per patch of patches/series: its hunks (git apply) and
+#   the overlay files series/new-files gives it, its header the message.
+# Edit there with git (commit, commit --fixup and rebase -i, a new commit)
+# and write the commits back to patches/ and the overlay with make
+# writeback. The tree is remade whenever the source, a patch or an overlay
+# file changes, and only then: a file whose content comes out the same
+# keeps its timestamp, so make rebuilds what changed. Work not written
+# back (changes not committed, commits not written back) makes it refuse.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -28,124 +29,93 @@ stamp() {
 	{
 		echo "$src"
 		kernel_version "$src"
-		cat "$REPO/patches/series" 2>/dev/null || true
+		cat "$REPO/patches/series" "$REPO/series/new-files" 2>/dev/null || true
 		(cd "$REPO" && find patches -type f | LC_ALL=C sort | xargs -r sha256sum)
 		(cd "$REPO" && overlay_files | xargs -r sha256sum)
 	} | sha256sum | cut -d' ' -f1
 }
 
+# The tree's commits are scratch: make writeback keeps their messages and
+# changes, not who made them.
+export GIT_AUTHOR_NAME="make tree" GIT_AUTHOR_EMAIL=tree@invalid
+export GIT_COMMITTER_NAME="make tree" GIT_COMMITTER_EMAIL=tree@invalid
+g() { git -C "$TREE" -c core.autocrlf=false "$@"; }
+base_id="$src $(kernel_version "$src")"
+
 want=$(stamp)
-if [ "$(cat "$TREE/.sync-wakeup-stamp" 2>/dev/null)" = "$want" ]; then
+if [ "$(cat "$TREE/.git/sync-wakeup-stamp" 2>/dev/null)" = "$want" ]; then
 	log "tree $TREE is up to date"
 	exit 0
 fi
+check_manifest
 
-# touched_files: what the applied patches (quilt's backups in .pc) and the
-# overlay files copied last time (the manifest) changed in $TREE.
-manifest="$TREE/.sync-wakeup-files"
-touched_files() {
-	[ -d "$TREE/.pc" ] && (cd "$TREE/.pc" && find . -mindepth 2 -type f ! -name '.*' |
-		cut -d/ -f3-)
-	[ -f "$manifest" ] && cat "$manifest"
-	return 0
-}
-
-# unsaved_work: each file in $TREE changed since the last preparation and
-# not written back. One the series or the overlay touched: its content
-# against the checksums taken then, and if it changed, not refreshed into
-# its patch (quilt diff -z; if quilt cannot tell, as when a pulled patch
-# no longer applies to the backups, it counts) or not the repository's copy
-# of an overlay file. Any other file: new or newer than those checksums,
-# or gone.
-sums="$TREE/.sync-wakeup-sums"
-quilt_tree() {
-	(cd "$TREE" && QUILT_PATCHES="$REPO/patches" QUILT_PC=.pc quilt --quiltrc=- "$@")
-}
+# unsaved_work: what the tree holds that patches/ and the overlay do not:
+# changes not committed, files git does not track, and commits made since
+# the tree was prepared or last written back (make writeback).
 unsaved_work() {
-	local p f unrefreshed="$old/.unrefreshed"
-	touched_files | LC_ALL=C sort -u >"$old/.touched"
-	: >"$unrefreshed"
-	while read -r p; do
-		quilt_tree diff -z -p ab --no-timestamps -P "$p" >"$old/.z" 2>/dev/null ||
-			echo '*' >>"$unrefreshed"
-		sed -n 's|^+++ b/||p' "$old/.z" >>"$unrefreshed"
-	done < <(quilt_tree applied 2>/dev/null || true)
-	(cd "$TREE" && { sha256sum --quiet -c "$sums" 2>/dev/null || true; }) |
-		sed -n 's/: FAILED.*$//p' | while read -r f; do
-			if grep -qxF "$f" "$manifest"; then
-				cmp -s "$TREE/$f" "$REPO/$f" || echo "$f"
-			elif grep -qxF -e "$f" -e '*' "$unrefreshed"; then
-				echo "$f"
-			fi
-		done
-	(cd "$TREE" && find . -path ./.pc -prune -o -type f -newer "$sums" \
-		! -name '.sync-wakeup-*' -print | cut -c3-) |
-		LC_ALL=C sort | LC_ALL=C comm -23 - "$old/.touched"
-	rsync -ani --dry-run --ignore-existing --exclude=/.pc "$src/" "$TREE/" |
-		sed -n 's/^>f+* *//p' | LC_ALL=C sort | LC_ALL=C comm -23 - "$old/.touched"
+	local head
+	g status --porcelain --untracked-files=all | sed 's/^/  /'
+	head=$(g rev-parse HEAD)
+	if [ "$head" != "$(g config syncwakeup.prepared || true)" ] &&
+		[ "$head" != "$(g config syncwakeup.written || true)" ]; then
+		g log --format='  commit %h %s' base..HEAD
+	fi
 }
 
-keep_or_drop="Keep it: 'quilt refresh' a patched file (QUILT_PATCHES=$REPO/patches QUILT_PC=.pc, in $TREE), copy an overlay file to the repository, or 'quilt add' and refresh a new one. Drop it: add DISCARD_TREE=1."
+keep_or_drop="Keep it: commit it in $TREE (git commit --fixup=<commit> and git rebase -i --autosquash base, or a new commit), then 'make writeback'. Drop it: add DISCARD_TREE=1."
 old=$(mktemp -d)
 trap 'rm -rf "$old"' EXIT
-if [ "${DISCARD_TREE:-0}" != 1 ] && [ -f "$TREE/Makefile" ]; then
-	if [ ! -f "$manifest" ] || [ ! -f "$sums" ]; then
-		die "$TREE must be made anew, but holds no record of its last preparation (one stopped half-way, or it predates this check), so work in it cannot be told apart. $keep_or_drop"
+fresh=1
+if [ -d "$TREE/.git" ] && [ "$(g config syncwakeup.base || true)" = "$base_id" ] &&
+	g rev-parse -q --verify base >/dev/null; then
+	fresh=0
+	if [ "${DISCARD_TREE:-0}" != 1 ]; then
+		unsaved=$(unsaved_work)
+		if [ -n "$unsaved" ]; then
+			printf '%s\n' "$unsaved" >&2
+			die "$TREE must be made anew (a patch, an overlay file or the source changed), but holds the work above, not written back. $keep_or_drop"
+		fi
 	fi
-	unsaved=$(unsaved_work | LC_ALL=C sort -u)
-	if [ -n "$unsaved" ]; then
-		printf '%s\n' "$unsaved" | sed 's/^/  /' >&2
-		die "$TREE must be made anew (a patch, an overlay file or the source changed), but the files above hold work not written back. $keep_or_drop"
-	fi
+elif [ -e "$TREE" ] && [ "${DISCARD_TREE:-0}" != 1 ]; then
+	die "$TREE must be made anew from $src, but is not the git repository make tree made from it (an older make tree, or another source): any work in it cannot be told apart. Move it away, or drop it: add DISCARD_TREE=1."
 fi
 
 log "preparing $TREE from $src ($(kernel_version "$src"))"
-mkdir -p "$TREE"
-rm -f "$TREE/.sync-wakeup-stamp" "$sums"
-touched_files | LC_ALL=C sort -u >"$old/.list"
-while read -r f; do
-	[ -f "$TREE/$f" ] || continue
-	mkdir -p "$old/$(dirname "$f")"
-	cp -p "$TREE/$f" "$old/$f"
-done <"$old/.list"
-# Unchanged files keep their timestamps, so only what we touch is rebuilt.
-rsync -a --delete --exclude=.sync-wakeup-files "$src/" "$TREE/"
-
-if grep -qv '^[[:space:]]*\(#\|$\)' "$REPO/patches/series" 2>/dev/null; then
-	if ! out=$(quilt_tree push -a --fuzz=0 2>&1); then
-		printf '%s\n' "$out" >&2
-		bad=$(printf '%s\n' "$out" | sed -n 's/^Patch \(.*\) does not apply.*/\1/p' | head -1)
-		file=$(printf '%s\n' "$out" | sed -n 's/.*rejects in file \(.*\)$/\1/p' | head -1)
-		die "patch ${bad:-?} does not apply cleanly to $(kernel_version "$src") (file ${file:-?}): rebase it with quilt (push -f, fix, refresh)"
-	fi
-	log "applied $(quilt_tree applied | wc -l) patches"
+if [ "$fresh" = 1 ]; then
+	base_repo "$TREE"
+	g config syncwakeup.base "$base_id"
+else
+	# What the series touched, to give back its timestamp if it comes out
+	# the same.
+	g diff --name-only base HEAD >"$old/.list"
+	while read -r f; do
+		[ -f "$TREE/$f" ] || continue
+		mkdir -p "$old/$(dirname "$f")"
+		cp -p "$TREE/$f" "$old/$f"
+	done <"$old/.list"
+	g reset -q --hard base
+	g clean -q -f -d -x
 fi
 
 n=0
-while read -r f; do
-	[ -n "$f" ] || continue
-	if [ -e "$src/$f" ]; then
-		die "overlay file $f exists upstream: change it with a patch in patches/, not a copy"
-	fi
-	mkdir -p "$TREE/$(dirname "$f")"
-	cp "$REPO/$f" "$TREE/$f"
+for p in $(patch_names); do
+	commit_patch "$TREE" "$p" --cleanup=verbatim
 	n=$((n + 1))
+done
+log "committed $n patches with their new files"
+while read -r f; do
+	[ -z "$f" ] || [ ! -e "$src/$f" ] ||
+		die "overlay file $f exists upstream: change it with a patch in patches/, not a copy"
 done <<<"$(overlay_files)"
-log "copied $n overlay files"
 
-overlay_files >"$manifest"
-touched_files | LC_ALL=C sort -u | LC_ALL=C comm - "$old/.list" | tr -d '\t' |
-	while read -r f; do
+if [ "$fresh" = 0 ]; then
+	g diff --name-only base HEAD | LC_ALL=C sort -u - "$old/.list" | while read -r f; do
 		if [ -f "$old/$f" ] && [ -f "$TREE/$f" ] && cmp -s "$old/$f" "$TREE/$f"; then
 			touch -r "$old/$f" "$TREE/$f"
 		elif [ -f "$TREE/$f" ]; then
 			touch "$TREE/$f"
 		fi
 	done
-
-# The record unsaved_work() compares with: written last, so that every
-# file this script wrote is older.
-touched_files | LC_ALL=C sort -u | while read -r f; do
-	[ ! -f "$TREE/$f" ] || printf '%s\n' "$f"
-done | (cd "$TREE" && xargs -r -d '\n' sha256sum) >"$sums"
-echo "$want" >"$TREE/.sync-wakeup-stamp"
+fi
+g config syncwakeup.prepared "$(g rev-parse HEAD)"
+echo "$want" >"$TREE/.git/sync-wakeup-stamp"

@@ -18,36 +18,6 @@ set -eu
 work=${SERIES_WORK:-$BUILD/series}
 repo="$work/git"
 out="$work/out"
-manifest="$REPO/series/new-files"
-
-patch_names() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/patches/series" | awk '{ print $1 }'; }
-
-# claimed PATCH: the overlay files PATCH adds, one per line.
-claimed() {
-	local path
-	while read -r path; do
-		[ -e "$REPO/$path" ] || die "series/new-files: $1 claims $path, which does not exist"
-		(cd "$REPO" && find "$path" -type f)
-	done < <(awk -v p="$1" '$1 == p { for (i = 2; i <= NF; i++) print $i }' "$manifest")
-}
-
-# Every overlay file is added by exactly one patch, and every manifest line
-# names a patch of patches/series.
-check_manifest() {
-	local have want p
-	[ -f "$manifest" ] || die "no series/new-files"
-	while read -r p; do
-		patch_names | grep -qxF "$p" || die "series/new-files names $p, which is not in patches/series"
-	done < <(sed -e 's/#.*//' "$manifest" | awk 'NF { print $1 }')
-	have=$(for p in $(patch_names); do claimed "$p"; done | LC_ALL=C sort)
-	# shellcheck disable=SC2086 # a list of directories, some absent
-	want=$(cd "$REPO" && find $OVERLAY_DIRS -type f 2>/dev/null | LC_ALL=C sort)
-	[ -z "$(printf '%s\n' "$have" | uniq -d)" ] ||
-		die "series/new-files gives these files to more than one patch: $(printf '%s\n' "$have" | uniq -d | tr '\n' ' ')"
-	[ "$have" = "$want" ] ||
-		die "series/new-files and the overlay differ: $(diff <(echo "$want") <(echo "$have") | sed -n 's/^[<>] //p' | tr '\n' ' ')"
-}
-
 # The base: the upstream files that patches/ touches, as KSRC has them.
 sparse_base() {
 	local src f
@@ -62,21 +32,6 @@ sparse_base() {
 	git -C "$repo" add -A -f
 	git -C "$repo" commit -q --no-verify -m "Linux $(kernel_version "$src") (the files the series touches)"
 	git -C "$repo" tag base
-}
-
-# commit_patch NAME: the quilt patch's hunks and the new files it adds,
-# committed with the patch header as the message.
-commit_patch() {
-	local name=$1 file="$REPO/patches/$1" f
-	git -C "$repo" apply --index --whitespace=error-all "$file" ||
-		die "patches/$name does not apply on top of the patches before it"
-	for f in $(claimed "$name"); do
-		install -D -m 644 "$REPO/$f" "$repo/$f"
-		git -C "$repo" add -f "$f"
-	done
-	awk '/^(---$|--- |Index: |diff )/ { exit } { print }' "$file" |
-		git -C "$repo" commit -q -s --no-verify --cleanup=strip -F - ||
-		die "patches/$name: no changelog header"
 }
 
 # table_of FILE START: the lines of FILE's markdown table that follows the
@@ -119,7 +74,7 @@ git_identity
 check_manifest
 sparse_base
 for p in $(patch_names); do
-	commit_patch "$p"
+	commit_patch "$repo" "$p" -s --cleanup=strip
 done
 rm -rf "$out"
 git -C "$repo" format-patch -q --cover-letter --no-signature --subject-prefix="RFC PATCH" \
