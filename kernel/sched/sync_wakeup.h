@@ -249,12 +249,14 @@ static inline void sync_promise_make(struct task_struct *w)
 /*
  * A PREEMPT_RT sleeping spinlock's wait goes through __schedule() as a
  * block and moves nvcsw, but it stands in for a spin, not for the sleep
- * @w promised: schedule_rtlock() moves the promise's count past it. Only
- * @w's own decisions write the count, and under PREEMPT_RT no softirq runs
- * on top of @w's task code, so nothing writes it in between.
+ * @w promised: schedule_rtlock() advances the promise's nvcsw snapshot by
+ * the switches the wait made. Only @w's own decisions write the snapshot,
+ * never in a hard interrupt; @w is off its CPU while it waits, and nothing
+ * between the two reads runs softirqs (PREEMPT_RT never runs them at
+ * irq_exit), so nothing writes it in between.
  */
-static inline void sync_promise_rtlock_waited(struct task_struct *w,
-					      unsigned long nvcsw)
+static __always_inline void sync_promise_rtlock_waited(struct task_struct *w,
+						       unsigned long nvcsw)
 {
 	w->sync_promise_nvcsw += (u16)(w->nvcsw - nvcsw);
 }

@@ -704,7 +704,7 @@ struct sw_trace_parse {
 	int *curr;		/* per CPU: pid sched_switch put there, -1 unknown */
 	bool *claimed;		/* per CPU: a task woken or moved there since */
 	long *waking;		/* per pid: seq of its pending sched_waking, or 0 */
-	unsigned char *promise;	/* per pid: SW_PROMISED, SW_BLOCKED, SW_UNSURE */
+	unsigned char *promise;	/* per pid: SW_PROMISED, SW_BLOCKED, SW_UNSURE, SW_D_WAIT */
 	struct sw_stack *stacks;
 	int nr_stacks, cap_stacks;
 };
@@ -1020,13 +1020,17 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 		tp->out->our_promises[c]++;
 		if (sure && !blocked && (tp->promise[pid] & SW_D_WAIT)) {
 			/* Switched out in D only: the caller knows on what. */
-			tp->out->promises_d_only++;
-			if (c != SW_PROMISE_AWAKE && !tp->out->d_only_not_awake)
-				snprintf(tp->out->d_only_judged, sizeof(tp->out->d_only_judged),
-					 "%s", line);
-			tp->out->d_only_not_awake += c != SW_PROMISE_AWAKE;
+			if (pid == tp->self) {
+				tp->out->promises_d_only++;
+				if (c != SW_PROMISE_AWAKE && !tp->out->d_only_not_awake)
+					snprintf(tp->out->d_only_judged,
+						 sizeof(tp->out->d_only_judged), "%s", line);
+				tp->out->d_only_not_awake += c != SW_PROMISE_AWAKE;
+			}
 		} else if (sure) {
 			tp->out->promises_witnessed++;
+			if (blocked && (tp->promise[pid] & SW_D_WAIT))
+				tp->out->promises_d_and_slept++;
 			if (c == SW_PROMISE_AWAKE ? blocked : !blocked)
 				sw_trace_wrong(tp, line, "%s, yet it %s since its promise", cause,
 					       blocked ? "blocked" : "never blocked");

@@ -225,16 +225,20 @@ struct sw_trace {
 	 * Promises of tasks named as this process whose making the trace
 	 * holds, their cause checked against the sched_switch events between
 	 * (a sched_switch out of a task that was not running, prev_state
-	 * other than R, is a block, which moves nvcsw).
+	 * other than R, is a block, which moves nvcsw; under PREEMPT_RT, D
+	 * only with another block beside it, below).
 	 */
 	long promises_witnessed;
 	/*
 	 * Under PREEMPT_RT a D switch is a sleep or a wait for a sleeping
-	 * spinlock, which is no block (schedule_rtlock()): those promises
-	 * whose waker switched out in D only since are counted here instead,
-	 * with the ones not judged "awake" and the first such line.
+	 * spinlock, which is no block (schedule_rtlock()): the promises of
+	 * sw_trace_stop_pid()'s task whose waker switched out in D only since
+	 * are counted here instead, with the ones not judged "awake" and the
+	 * first such line; and of the witnessed ones, those with a D switch
+	 * beside another block.
 	 */
 	long promises_d_only;
+	long promises_d_and_slept;
 	long d_only_not_awake;
 	char d_only_judged[256];
 	long unwitnessed;		/* counters that disagree with the trace */
