@@ -245,7 +245,10 @@ check_mails() {
 	local tree=$1 dir=$2 mail out f rc
 	for mail in "$dir"/0*.patch; do
 		case "$mail" in */0000-cover-letter.patch) continue ;; esac
-		out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --no-summary \
+		# In a git tree checkpatch validates SPDX tags with python3 and
+		# ply and GitPython: Debian's python3, with deps.sh's python3-ply and
+		# python3-git.
+		out=$(cd "$tree" && PATH="/usr/bin:$PATH" perl scripts/checkpatch.pl --strict --quiet --no-summary \
 			--show-types --ignore FILE_PATH_CHANGES "$mail" 2>&1) && rc=0 || rc=1
 		tap "$rc" "checkpatch --strict ${mail##*/}" "$out"
 	done
