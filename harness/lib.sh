@@ -282,7 +282,7 @@ claimed() {
 commit_patch() {
 	local dir=$1 name=$2 file="$REPO/patches/$2" f
 	shift 2
-	git -C "$dir" apply --index --whitespace=error-all "$file" ||
+	git -C "$dir" apply --index --allow-empty --whitespace=error-all "$file" ||
 		die "patches/$name does not apply on top of the patches before it"
 	while read -r f; do
 		[ -n "$f" ] || continue
@@ -309,4 +309,49 @@ check_manifest() {
 		die "series/new-files gives these files to more than one patch: $(printf '%s\n' "$have" | uniq -d | tr '\n' ' ')"
 	[ "$have" = "$want" ] ||
 		die "series/new-files and the overlay differ: $(diff <(echo "$want") <(echo "$have") | sed -n 's/^[<>] //p' | tr '\n' ' ')"
+}
+
+# overlay_files: the new files kept here at their kernel paths.
+overlay_files() {
+	# shellcheck disable=SC2086
+	(cd "$REPO" && find $OVERLAY_DIRS -type f 2>/dev/null | LC_ALL=C sort)
+}
+
+# tree_stamp SRC: what build/linux is made from: the source, the series,
+# the overlay.
+tree_stamp() {
+	{
+		echo "$1"
+		kernel_version "$1"
+		cat "$REPO/patches/series" "$REPO/series/new-files" 2>/dev/null || true
+		(cd "$REPO" && find patches -type f | LC_ALL=C sort | xargs -r sha256sum)
+		(cd "$REPO" && overlay_files | xargs -r sha256sum)
+	} | sha256sum | cut -d' ' -f1
+}
+
+# tree_git ARG...: git in build/linux, whose commits are scratch: make
+# writeback keeps their messages and changes, not who made or signed them.
+tree_git() {
+	GIT_AUTHOR_NAME="make tree" GIT_AUTHOR_EMAIL=tree@invalid \
+		GIT_COMMITTER_NAME="make tree" GIT_COMMITTER_EMAIL=tree@invalid \
+		git -C "$TREE" -c core.autocrlf=false -c commit.gpgsign=false "$@"
+}
+
+# tree_work: what build/linux holds that make writeback would not carry
+# back or a remake would drop, a line each: changes not committed and
+# files git does not track (the source's .gitignore ignores its top level,
+# so ignored files count too: builds use O=), an operation under way, a
+# detached HEAD, stashes and other branches. Commits are the caller's.
+tree_work() {
+	local gd op
+	tree_git status --porcelain --untracked-files=all --ignored=traditional | sed 's/^/  /'
+	gd=$(tree_git rev-parse --git-dir)
+	case "$gd" in /*) ;; *) gd="$TREE/$gd" ;; esac
+	for op in rebase-merge rebase-apply MERGE_HEAD CHERRY_PICK_HEAD REVERT_HEAD BISECT_LOG; do
+		[ ! -e "$gd/$op" ] || echo "  $op: an operation under way (finish or abort it)"
+	done
+	tree_git symbolic-ref -q HEAD >/dev/null || echo "  HEAD detached (check out the branch)"
+	tree_git stash list | sed 's/^/  stash: /'
+	tree_git for-each-ref --format='  branch %(refname:short)' refs/heads |
+		grep -vxF "  branch $(tree_git symbolic-ref -q --short HEAD || true)" || true
 }

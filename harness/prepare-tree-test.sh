@@ -20,8 +20,8 @@ setup() {
 	printf 'kernelversion:\n\t@echo 6.12.0\n' >"$src/Makefile"
 	printf 'one\ntwo\nthree\n' >"$src/kernel/fair.c"
 	printf 'upstream\n' >"$src/kernel/core.c"
-	# A file the source ships although its .gitignore names it.
-	printf '*.o\n' >"$src/.gitignore"
+	# Debian's source ignores its whole top level, and ships files anyway.
+	printf '/*\n' >"$src/.gitignore"
 	printf 'shipped\n' >"$src/kernel/blob.o"
 	cp "$REPO/harness/lib.sh" "$REPO/harness/tap.sh" "$REPO/harness/definitions.sh" \
 		"$REPO/harness/prepare-tree.sh" "$REPO/harness/writeback.sh" "$toy/harness/"
@@ -83,7 +83,7 @@ tap "$rc" "make writeback of the commits as made writes the same bytes back" \
 echo 'edit' >>"$tree/kernel/fair.c"
 expect_refusal "a change not committed" kernel/fair.c grep -qx edit "$tree/kernel/fair.c"
 writeback && rc=1 || rc=0
-grep -q 'not committed' <<<"$out" && toy_clean || rc=1
+grep -q 'besides its commits' <<<"$out" && toy_clean || rc=1
 tap "$rc" "make writeback refuses a change not committed, and writes nothing" "$out"
 
 t commit -q -a --amend --no-edit
@@ -131,6 +131,43 @@ git -C "$toy" checkout -q -- series
 echo 0001-sched-Two-becomes-2.patch >"$toy/patches/series"
 prepare && [ "$(sed -n 2p "$tree/kernel/fair.c")" = II ] && rc=0 || rc=1
 tap "$rc" "and remakes it once they agree" "$out"
+git -C "$toy" add -A && git -C "$toy" commit -q -m 'pulled'
+
+# Work on the repository's side is not overwritten.
+sed -i 's/^Because it reads better.$/Because it reads better, says review./' \
+	"$toy/patches/0001-sched-Two-becomes-2.patch"
+writeback && rc=1 || rc=0
+grep -q 'says review' "$toy/patches/0001-sched-Two-becomes-2.patch" || rc=1
+tap "$rc" "make writeback refuses to overwrite a change to patches/ not yet in the tree" "$out"
+git -C "$toy" checkout -q -- patches
+
+t checkout -q --detach
+writeback && rc=1 || rc=0
+grep -q 'HEAD detached' <<<"$out" || rc=1
+expect_refusal "a detached HEAD" "HEAD detached" true
+tap "$rc" "make writeback refuses a detached HEAD" "$out"
+t checkout -q -
+
+# A commit that only adds a new file, under a directory an earlier patch
+# claims whole: a patch of its own, the claim written out file by file.
+printf 'other\n' >"$tree/kernel/sched/other.c"
+t add -f kernel/sched/other.c
+t commit -q -m "sched: Add other"
+writeback && [ "$(wc -l <"$toy/patches/series")" = 2 ] &&
+	grep -qx '0002-sched-Add-other.patch kernel/sched/other.c' "$toy/series/new-files" &&
+	grep -qx '0001-sched-Two-becomes-2.patch kernel/sched/new.c' "$toy/series/new-files" &&
+	rc=0 || rc=1
+prepare DISCARD_TREE=1 && [ "$(t log --format=%s base..HEAD | head -1)" = "sched: Add other" ] || rc=1
+tap "$rc" "writes back a commit that only adds a file, and make tree takes it" "$out"
+git -C "$toy" add -A && git -C "$toy" commit -q -m 'written back'
+
+# A remake that stops half-way is not taken for up to date.
+cp "$toy/patches/0001-sched-Two-becomes-2.patch" "$work/good.patch"
+sed -i 's/^ three$/ four/' "$toy/patches/0001-sched-Two-becomes-2.patch"
+prepare && rc=1 || rc=0
+cp "$work/good.patch" "$toy/patches/0001-sched-Two-becomes-2.patch"
+prepare && [ "$(t log --format=%s base..HEAD | wc -l)" = 2 ] || rc=1
+tap "$rc" "a remake stopped by a patch that does not apply is redone once it does" "$out"
 
 # A tree an older make tree made (quilt, no git) cannot be told apart.
 rm -rf "$tree/.git"

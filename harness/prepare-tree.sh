@@ -20,41 +20,27 @@ if [ -e "$src/.config" ] || [ -d "$src/include/config" ]; then
 	die "$src was built in place; builds here use O=, so run 'make mrproper' there or point KSRC at a clean tree"
 fi
 
-overlay_files() {
-	# shellcheck disable=SC2086
-	(cd "$REPO" && find $OVERLAY_DIRS -type f 2>/dev/null | LC_ALL=C sort)
-}
-
-stamp() {
-	{
-		echo "$src"
-		kernel_version "$src"
-		cat "$REPO/patches/series" "$REPO/series/new-files" 2>/dev/null || true
-		(cd "$REPO" && find patches -type f | LC_ALL=C sort | xargs -r sha256sum)
-		(cd "$REPO" && overlay_files | xargs -r sha256sum)
-	} | sha256sum | cut -d' ' -f1
-}
-
-# The tree's commits are scratch: make writeback keeps their messages and
-# changes, not who made them.
+# commit_patch's commits are scratch too (tree_git in lib.sh).
 export GIT_AUTHOR_NAME="make tree" GIT_AUTHOR_EMAIL=tree@invalid
 export GIT_COMMITTER_NAME="make tree" GIT_COMMITTER_EMAIL=tree@invalid
-g() { git -C "$TREE" -c core.autocrlf=false "$@"; }
+g() { tree_git "$@"; }
 base_id="$src $(kernel_version "$src")"
 
-want=$(stamp)
-if [ "$(cat "$TREE/.git/sync-wakeup-stamp" 2>/dev/null)" = "$want" ]; then
+want=$(tree_stamp "$src")
+# DISCARD_TREE=1 remakes it whatever it holds.
+if [ "${DISCARD_TREE:-0}" != 1 ] && [ "$(cat "$TREE/.git/sync-wakeup-stamp" 2>/dev/null)" = "$want" ]; then
 	log "tree $TREE is up to date"
 	exit 0
 fi
 check_manifest
 
-# unsaved_work: what the tree holds that patches/ and the overlay do not:
-# changes not committed, files git does not track, and commits made since
-# the tree was prepared or last written back (make writeback).
+# unsaved_work: tree_work, and the commits made since the tree was
+# prepared or last written back (make writeback); none if a remake stopped
+# half-way: those commits are its own.
 unsaved_work() {
 	local head
-	g status --porcelain --untracked-files=all | sed 's/^/  /'
+	tree_work
+	[ -z "$(g config syncwakeup.making || true)" ] || return 0
 	head=$(g rev-parse HEAD)
 	if [ "$head" != "$(g config syncwakeup.prepared || true)" ] &&
 		[ "$head" != "$(g config syncwakeup.written || true)" ]; then
@@ -62,13 +48,13 @@ unsaved_work() {
 	fi
 }
 
-keep_or_drop="Keep it: commit it in $TREE (git commit --fixup=<commit> and git rebase -i --autosquash base, or a new commit), then 'make writeback'. Drop it: add DISCARD_TREE=1."
+keep_or_drop="Keep it: commit it in $TREE (git add -f a new file; git commit --fixup=<commit> and git rebase -i --autosquash base, or a new commit), then 'make writeback'. Drop it: add DISCARD_TREE=1."
 old=$(mktemp -d)
 trap 'rm -rf "$old"' EXIT
 fresh=1
-if [ -d "$TREE/.git" ] && [ "$(g config syncwakeup.base || true)" = "$base_id" ] &&
-	g rev-parse -q --verify base >/dev/null; then
-	fresh=0
+if [ -d "$TREE/.git" ] && g rev-parse -q --verify base >/dev/null &&
+	[ -n "$(g config syncwakeup.base || true)" ]; then
+	# make tree's own repository: its work can be told apart.
 	if [ "${DISCARD_TREE:-0}" != 1 ]; then
 		unsaved=$(unsaved_work)
 		if [ -n "$unsaved" ]; then
@@ -76,14 +62,17 @@ if [ -d "$TREE/.git" ] && [ "$(g config syncwakeup.base || true)" = "$base_id" ]
 			die "$TREE must be made anew (a patch, an overlay file or the source changed), but holds the work above, not written back. $keep_or_drop"
 		fi
 	fi
+	[ "$(g config syncwakeup.base)" != "$base_id" ] || fresh=0
 elif [ -e "$TREE" ] && [ "${DISCARD_TREE:-0}" != 1 ]; then
-	die "$TREE must be made anew from $src, but is not the git repository make tree made from it (an older make tree, or another source): any work in it cannot be told apart. Move it away, or drop it: add DISCARD_TREE=1."
+	die "$TREE must be made anew, but is not the git repository make tree makes (an older make tree made it): any work in it cannot be told apart. Move it away, or drop it: add DISCARD_TREE=1."
 fi
 
 log "preparing $TREE from $src ($(kernel_version "$src"))"
 if [ "$fresh" = 1 ]; then
 	base_repo "$TREE"
 	g config syncwakeup.base "$base_id"
+	# A reworded header keeps its lines that start with #.
+	g config commit.cleanup scissors
 else
 	# What the series touched, to give back its timestamp if it comes out
 	# the same.
@@ -93,13 +82,17 @@ else
 		mkdir -p "$old/$(dirname "$f")"
 		cp -p "$TREE/$f" "$old/$f"
 	done <"$old/.list"
+	# Until the series is in, the tree is neither up to date nor work.
+	rm -f "$TREE/.git/sync-wakeup-stamp"
+	g config syncwakeup.making 1
 	g reset -q --hard base
 	g clean -q -f -d -x
 fi
+g config syncwakeup.making 1
 
 n=0
 for p in $(patch_names); do
-	commit_patch "$TREE" "$p" --cleanup=verbatim
+	commit_patch "$TREE" "$p" --cleanup=verbatim --no-gpg-sign
 	n=$((n + 1))
 done
 log "committed $n patches with their new files"
@@ -112,10 +105,9 @@ if [ "$fresh" = 0 ]; then
 	g diff --name-only base HEAD | LC_ALL=C sort -u - "$old/.list" | while read -r f; do
 		if [ -f "$old/$f" ] && [ -f "$TREE/$f" ] && cmp -s "$old/$f" "$TREE/$f"; then
 			touch -r "$old/$f" "$TREE/$f"
-		elif [ -f "$TREE/$f" ]; then
-			touch "$TREE/$f"
 		fi
 	done
 fi
 g config syncwakeup.prepared "$(g rev-parse HEAD)"
+g config --unset syncwakeup.making
 echo "$want" >"$TREE/.git/sync-wakeup-stamp"

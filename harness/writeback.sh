@@ -3,22 +3,36 @@
 # their order: each a patch in patches/ (its message the header, its
 # changes to upstream files the hunks), the files it adds under the overlay
 # directories copied to their paths, patches/series and series/new-files
-# rewritten. Refuses changes not committed, and a commit that changes a
-# file an earlier one added (the overlay holds each new file whole, as one
-# patch adds it: squash them).
+# rewritten. Nothing is written unless the result makes the same tree
+# again (checked with a scratch index), the tree holds nothing else (see
+# tree_work), and nothing here changed since make tree: it would be lost.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-g() { git -C "$TREE" -c core.autocrlf=false "$@"; }
+g() { tree_git "$@"; }
 if ! { [ -d "$TREE/.git" ] && g rev-parse -q --verify base >/dev/null; }; then
 	die "$TREE is not a tree make tree made: nothing to write back"
 fi
-dirty=$(g status --porcelain --untracked-files=all)
-if [ -n "$dirty" ]; then
-	printf '%s\n' "$dirty" | sed 's/^/  /' >&2
-	die "$TREE has the changes above, not committed: commit them (git commit, or --fixup=<commit> and git rebase -i --autosquash base) or drop them (git checkout, git clean), then make writeback"
+[ -z "$(g config syncwakeup.making || true)" ] ||
+	die "$TREE was being made when make tree stopped: run make tree (DISCARD_TREE=1 if it refuses)"
+work=$(tree_work)
+if [ -n "$work" ]; then
+	printf '%s\n' "$work" >&2
+	die "$TREE holds the above besides its commits: commit changes (git add -f a new file), finish the operation, check out the branch; drop what is not wanted (git checkout, git clean -x, git stash drop, git branch -D); then make writeback"
 fi
+src=$(ksrc)
+if [ "$(tree_stamp "$src")" != "$(cat "$TREE/.git/sync-wakeup-stamp" 2>/dev/null)" ]; then
+	die "patches/, series/new-files or the overlay changed since make tree made $TREE: writing back would undo that. Carry your commits over by hand (git -C $TREE format-patch base; DISCARD_TREE=1 make tree; git am them) and write back then"
+fi
+if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
+	# shellcheck disable=SC2086 # a list of directories
+	changed=$(git -C "$REPO" status --porcelain -- patches series $OVERLAY_DIRS)
+	[ -z "$changed" ] || die "$(printf '%s\n' "$changed" | tr '\n' ' ')in $REPO: not committed, and writing back would overwrite them; commit or drop them first"
+fi
+g merge-base --is-ancestor base HEAD || die "HEAD does not descend from base: check out make tree's branch"
+[ -z "$(g rev-list --merges base..HEAD)" ] || die "base..HEAD has merges: make it a line of commits (git rebase base)"
+[ -n "$(g rev-list base..HEAD)" ] || die "no commits since base: an empty series is not written back"
 
 in_overlay() {
 	local d
@@ -28,31 +42,56 @@ in_overlay() {
 	return 1
 }
 
+# new_files_line NAME MINE: NAME's series/new-files line: its old one if
+# that names the same files and no other commit adds one under its paths.
+new_files_line() {
+	local name=$1 mine=$2 old path
+	old=$(awk -v p="$name" '$1 == p' "$REPO/series/new-files")
+	if [ -n "$old" ] && [ "$(claimed "$name" 2>/dev/null | LC_ALL=C sort)" = "$(LC_ALL=C sort "$mine")" ]; then
+		for path in ${old#* }; do
+			if grep -v -xF -f "$mine" "$new/added" | grep -q "^$path/"; then
+				old=""
+			fi
+		done
+	fi
+	if [ -n "$old" ]; then
+		echo "$old"
+	else
+		echo "$name $(LC_ALL=C sort "$mine" | tr '\n' ' ' | sed 's/ $//')"
+	fi
+}
+
 new=$(mktemp -d)
 trap 'rm -rf "$new"' EXIT
-mkdir "$new/patches" "$new/fp"
+mkdir -p "$new/patches" "$new/fp" "$new/mine"
 : >"$new/added"
+: >"$new/series"
 n=0
+# Pass 1: every commit's patch, and the new files each adds.
 for c in $(g rev-list --reverse base..HEAD); do
 	n=$((n + 1))
 	subject=$(g log -1 --format=%s "$c")
+	g diff --quiet "$c^" "$c" && die "commit $n ($subject) changes nothing: drop it (git rebase -i base)"
 	# The name it had, if the patch in its place has its subject.
 	name=$(patch_names | sed -n "${n}p")
 	if [ -z "$name" ] || [ "$(head -1 "$REPO/patches/$name")" != "$subject" ]; then
 		name=$(basename "$(g format-patch -1 --start-number "$n" --filename-max-length=200 \
 			-o "$new/fp" "$c")")
 	fi
-	: >"$new/mine"
-	while read -r status f; do
+	grep -qxF "$name" "$new/series" && die "two commits give the patch name $name: reword one"
+	echo "$name" >>"$new/series"
+	mine="$new/mine/$name"
+	: >"$mine"
+	while IFS=$'\t' read -r status f; do
 		if grep -qxF "$f" "$new/added"; then
 			die "commit $n ($subject) changes $f, which an earlier commit adds: squash the two (git rebase -i base) so that one commit adds it whole"
 		fi
 		if [ "$status" = A ] && in_overlay "$f"; then
-			echo "$f" >>"$new/mine"
+			echo "$f" >>"$mine"
 		fi
-	done < <(g diff --no-renames --name-status "$c^" "$c")
-	cat "$new/mine" >>"$new/added"
-	mapfile -t exclude < <(sed 's/^/:(exclude)/' "$new/mine")
+	done < <(g -c core.quotePath=false diff --no-renames --name-status "$c^" "$c")
+	cat "$mine" >>"$new/added"
+	mapfile -t exclude < <(sed 's/^/:(exclude,literal)/' "$mine")
 	{
 		# The message as committed (git log's %B adds a newline).
 		g cat-file commit "$c" | sed '1,/^$/d'
@@ -62,20 +101,29 @@ for c in $(g rev-list --reverse base..HEAD); do
 		g diff --no-renames --no-color -U3 "$c^" "$c" -- . "${exclude[@]}" |
 			sed -e '/^diff --git /d' -e '/^index [0-9a-f]*\.\.[0-9a-f]*/d' -e 's/^ $//'
 	} >"$new/patches/$name"
-	echo "$name" >>"$new/series"
-	# series/new-files: the line it had if it still names the same files.
-	if [ -s "$new/mine" ]; then
-		if [ "$(claimed "$name" 2>/dev/null | LC_ALL=C sort)" = "$(LC_ALL=C sort "$new/mine")" ]; then
-			awk -v p="$name" '$1 == p' "$REPO/series/new-files"
-		else
-			echo "$name $(LC_ALL=C sort "$new/mine" | tr '\n' ' ' | sed 's/ $//')"
-		fi
-	fi >>"$new/new-files"
 done
+while read -r name; do
+	new_files_line "$name" "$new/mine/$name"
+done < <(awk 'NF' "$new/series") | awk 'NF > 1' >"$new/new-files"
 
-# The overlay: what the commits add, and nothing else.
-# shellcheck disable=SC2086 # a list of directories, some absent
-(cd "$REPO" && find $OVERLAY_DIRS -type f 2>/dev/null) | while read -r f; do
+# Pass 2: the patches and new files make HEAD's tree again, as make tree
+# would apply them (whitespace errors and modes included).
+export GIT_INDEX_FILE="$new/index"
+g read-tree base
+while read -r name; do
+	g apply --cached --allow-empty --whitespace=error-all "$new/patches/$name" 2>"$new/apply.log" ||
+		die "patches/$name as written would not apply: $(head -3 "$new/apply.log" | tr '\n' ' ')"
+	while read -r f; do
+		[ -n "$f" ] || continue
+		g update-index --add --cacheinfo "100644,$(g rev-parse "HEAD:$f"),$f"
+	done <"$new/mine/$name"
+done <"$new/series"
+[ "$(g write-tree)" = "$(g rev-parse 'HEAD^{tree}')" ] ||
+	die "the commits do not come back the same from patches (a binary file, a mode, a new file outside $OVERLAY_DIRS?): nothing written"
+unset GIT_INDEX_FILE
+
+# Pass 3: write. The overlay: what the commits add, and nothing else.
+overlay_files | while read -r f; do
 	grep -qxF "$f" "$new/added" || rm -f "$REPO/$f"
 done
 while read -r f; do
@@ -83,12 +131,14 @@ while read -r f; do
 	install -D -m 644 "$TREE/$f" "$REPO/$f"
 done <"$new/added"
 find "$REPO/patches" -name '*.patch' -delete
-cp "$new/patches/"* "$REPO/patches/" 2>/dev/null || true
-cp "$new/series" "$REPO/patches/series" 2>/dev/null || : >"$REPO/patches/series"
+cp "$new/patches/"* "$REPO/patches/"
+cp "$new/series" "$REPO/patches/series"
 {
 	grep '^#' "$REPO/series/new-files" || true
 	cat "$new/new-files"
 } >"$new/manifest"
 mv "$new/manifest" "$REPO/series/new-files"
 g config syncwakeup.written "$(g rev-parse HEAD)"
-log "wrote $n patches to patches/ and their new files to the overlay: git -C $REPO diff --stat shows what changed"
+# The tree is what patches/ and the overlay now make: nothing to remake.
+tree_stamp "$src" >"$TREE/.git/sync-wakeup-stamp"
+log "wrote $n patch(es) to patches/ and their new files to the overlay: git -C $REPO diff --stat shows what changed"
