@@ -1679,6 +1679,35 @@ bool sw_restore_initial_state(void)
 
 /* ---- topology ------------------------------------------------------- */
 
+/*
+ * What a test that moves the knobs needs: root, the interface (debugfs
+ * included) and two CPUs to choose between. 0 if all are there; 1 to
+ * skip, -1 to fail, with why in @why.
+ */
+int sw_test_needs(char *why, size_t size)
+{
+	enum sw_iface st;
+	int cpus;
+
+	if (geteuid() != 0) {
+		snprintf(why, size, "must run as root");
+		return 1;
+	}
+	st = sw_iface_check(true, why, size);
+	if (st != SW_IFACE_OK)
+		return st == SW_IFACE_ABSENT ? 1 : -1;
+	cpus = sw_nr_allowed_cpus();
+	if (cpus < 0) {
+		snprintf(why, size, "cannot read the CPUs allowed: %s", strerror(-cpus));
+		return -1;
+	}
+	if (cpus < 2) {
+		snprintf(why, size, "needs 2 CPUs to choose between, have %d", cpus);
+		return 1;
+	}
+	return 0;
+}
+
 /* A PREEMPT_RT kernel says so in its version (scripts/mkcompile_h). */
 bool sw_kernel_rt(void)
 {

@@ -310,6 +310,7 @@ bool sw_restore_initial_state(void);
 /* ---- topology ------------------------------------------------------- */
 
 int sw_nr_allowed_cpus(void);
+int sw_test_needs(char *why, size_t size);
 bool sw_kernel_rt(void);
 int sw_smt_active(void);
 int sw_nr_llcs(void);

@@ -148,21 +148,15 @@ FIXTURE(placement) {
 
 FIXTURE_SETUP(placement)
 {
-	enum sw_iface st;
 	char why[512];
+	int need;
 
 	self->limit = -1;
-	if (geteuid() != 0)
-		SKIP(return, "must run as root");
-	st = sw_iface_check(true, why, sizeof(why));
-	if (st == SW_IFACE_ABSENT)
+	need = sw_test_needs(why, sizeof(why));
+	if (need > 0)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(SW_IFACE_OK, st) TH_LOG("%s", why);
-
+	ASSERT_EQ(0, need) TH_LOG("%s", why);
 	self->cpus = sw_nr_allowed_cpus();
-	ASSERT_LE(0, self->cpus);
-	if (self->cpus < 2)
-		SKIP(return, "needs 2 CPUs to choose between, have %d", self->cpus);
 	self->smt = sw_smt_active();
 	ASSERT_LE(0, self->smt) TH_LOG("cannot tell whether SMT is active: %s",
 				       strerror(-self->smt));

@@ -45,21 +45,14 @@ FIXTURE(promise) {
 FIXTURE_SETUP(promise)
 {
 	char why[512];
-	enum sw_iface st;
-	int cpus;
+	int need;
 
 	self->schedstats = -1;
 	self->limit = -1;
-	if (geteuid() != 0)
-		SKIP(return, "must run as root");
-	st = sw_iface_check(true, why, sizeof(why));
-	if (st == SW_IFACE_ABSENT)
+	need = sw_test_needs(why, sizeof(why));
+	if (need > 0)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(SW_IFACE_OK, st) TH_LOG("%s", why);
-	cpus = sw_nr_allowed_cpus();
-	ASSERT_LE(0, cpus);
-	if (cpus < 2)
-		SKIP(return, "needs 2 CPUs to choose between, have %d", cpus);
+	ASSERT_EQ(0, need) TH_LOG("%s", why);
 
 	sw_save(&self->saved);
 	ASSERT_TRUE(self->saved.have_policy);

@@ -190,21 +190,14 @@ FIXTURE(rt) {
 FIXTURE_SETUP(rt)
 {
 	char why[512];
-	enum sw_iface st;
-	int cpus;
+	int need;
 
-	if (geteuid() != 0)
-		SKIP(return, "must run as root");
+	need = sw_test_needs(why, sizeof(why));
+	if (need > 0)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, need) TH_LOG("%s", why);
 	if (!sw_kernel_rt())
 		SKIP(return, "needs a PREEMPT_RT kernel (make check-rt)");
-	st = sw_iface_check(true, why, sizeof(why));
-	if (st == SW_IFACE_ABSENT)
-		SKIP(return, "%s", why);
-	ASSERT_EQ(SW_IFACE_OK, st) TH_LOG("%s", why);
-	cpus = sw_nr_allowed_cpus();
-	ASSERT_LE(0, cpus);
-	if (cpus < 2)
-		SKIP(return, "needs 2 CPUs to choose between, have %d", cpus);
 	sw_save(&self->saved);
 	ASSERT_TRUE(self->saved.have_policy);
 	ASSERT_TRUE(self->saved.have_feature);
