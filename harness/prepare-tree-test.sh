@@ -148,6 +148,17 @@ expect_refusal "a detached HEAD" "HEAD detached" true
 tap "$rc" "make writeback refuses a detached HEAD" "$out"
 t checkout -q -
 
+# What patches cannot carry (an executable new file: the overlay is 644)
+# stops writeback before it writes anything.
+printf '#!/bin/sh\n' >"$tree/kernel/sched/tool.sh"
+chmod 755 "$tree/kernel/sched/tool.sh"
+t add -f kernel/sched/tool.sh
+t commit -q -m "sched: Add a tool"
+writeback && rc=1 || rc=0
+grep -q 'do not come back the same' <<<"$out" && toy_clean && [ ! -e "$toy/kernel/sched/tool.sh" ] || rc=1
+tap "$rc" "make writeback refuses commits its patches would not give back, and writes nothing" "$out"
+t reset -q --hard HEAD^
+
 # A commit that only adds a new file, under a directory an earlier patch
 # claims whole: a patch of its own, the claim written out file by file.
 printf 'other\n' >"$tree/kernel/sched/other.c"
