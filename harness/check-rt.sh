@@ -19,17 +19,11 @@ results="$BUILD/check-rt/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$results"
 # shellcheck source=harness/guest-tap.sh
 . "$REPO/harness/guest-tap.sh"
-# shellcheck disable=SC2034 # read by start_guest
+# shellcheck disable=SC2034 # read by build_for_guests and start_guest
 guest_flavour=rt
 
-for step in "prepare-tree.sh" "build-kernel.sh rt" "build-selftests.sh"; do
-	# shellcheck disable=SC2086 # the step's arguments
-	"$REPO/harness/"$step || {
-		echo "stopped: harness/$step failed (see the messages above)" >&2
-		echo "0 passed, 1 failed"
-		exit 1
-	}
-done
+# shellcheck disable=SC2119 # nothing to start beside the build
+build_for_guests
 # shellcheck disable=SC2086 # one word per test
 guest rt flat "" "$BOOT_TIMEOUT" \
 	"sh $(sq "$REPO/vm/guest-check.sh") flat $(sq "$BUILD/kselftest") $tests" $tests

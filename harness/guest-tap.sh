@@ -41,8 +41,9 @@ wait_for_lane() {
 }
 
 # start_guest NAME TOPO APPEND TIMEOUT CMD: boot the test kernel (or the
-# flavour in $guest_flavour) on TOPO in the background and run CMD, at most $GUEST_JOBS guests at a time; the exit
-# status of vm/run.sh lands in $results/NAME.rc. guest_results reads it.
+# flavour in $guest_flavour) on TOPO in the background and run CMD, at
+# most $GUEST_JOBS guests at a time; the exit status of vm/run.sh lands in
+# $results/NAME.rc. guest_results reads it.
 start_guest() {
 	local name=$1 topo=$2 append=$3 timeout=$4 cmd=$5 out="$results/$1"
 	wait_for_lane
@@ -108,12 +109,12 @@ finish() {
 	[ "$failed" = 0 ]
 }
 
-# build_for_guests [FUNCTION]: the patched tree, the test kernel and the
-# selftests; FUNCTION, if given, starts in the background once the tree is
-# there. A failure ends the run with the count line all the same.
+# build_for_guests [FUNCTION]: the patched tree, the kernel start_guest
+# boots ($guest_flavour, default test) and the selftests; FUNCTION, if
+# given, starts in the background once the tree is there. A failure ends the run with the count line all the same.
 build_for_guests() {
 	local step
-	for step in "prepare-tree.sh" "build-kernel.sh test" "build-selftests.sh"; do
+	for step in "prepare-tree.sh" "build-kernel.sh ${guest_flavour:-test}" "build-selftests.sh"; do
 		# shellcheck disable=SC2086 # the step's arguments
 		"$REPO/harness/"$step || {
 			echo "stopped: harness/$step failed (see the messages above)" >&2
