@@ -17,6 +17,7 @@
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
+not_own_tree "make bench-overhead builds it as the unpatched base"
 
 TOPO=${TOPO:-$TOPO_DEFAULT}
 ACCEL=${ACCEL:-auto}

@@ -6,6 +6,7 @@
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
+not_own_tree "make bloat builds it as the unpatched base"
 
 base="$BUILD/kernel-base"
 patched=$(kernel_dir bench)

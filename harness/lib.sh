@@ -14,7 +14,8 @@ case "$REPO" in
 *[[:space:]]*) BUILD="/var/tmp/sync-wakeup-build-$(printf '%s' "$REPO" | cksum | cut -d' ' -f1)" ;;
 *) BUILD="$REPO/build" ;;
 esac
-# The patched tree every flavour is built from (with O=, so it stays clean).
+# The patched tree every flavour is built from (with O=, so it stays clean);
+# KSRC itself where it carries the series (own_tree, at the end).
 # shellcheck disable=SC2034
 TREE="$BUILD/linux"
 # Directories of the repo that are copied over the tree at their kernel paths.
@@ -276,9 +277,38 @@ claimed() {
 	done < <(awk -v p="$1" '$1 == p { for (i = 2; i <= NF; i++) print $i }' "$REPO/series/new-files")
 }
 
+# unapply FILE LAST PATCH...: FILE as it was before the PATCHes, given
+# LAST, its version after them: their hunks to FILE undone, the last patch
+# first. On stdout.
+unapply() {
+	local f=$1 last=$2 tmp i
+	shift 2
+	tmp=$(mktemp -d)
+	install -D -m 644 "$last" "$tmp/$f"
+	for ((i = $#; i > 0; i--)); do
+		# Not in a repository: git apply is then a plain patch tool.
+		if ! (cd "$tmp" && GIT_CEILING_DIRECTORIES=$(dirname "$tmp") \
+			git apply -R --allow-empty --include="$f" "${!i}") 2>"$tmp/.log"; then
+			echo "$(basename "${!i}") does not undo on $f: $(head -2 "$tmp/.log" | tr '\n' ' ')" >&2
+			rm -rf "$tmp"
+			return 1
+		fi
+	done
+	cat "$tmp/$f"
+	rm -rf "$tmp"
+}
+
+# later_patches NAME: the patch files of patches/series after NAME.
+later_patches() {
+	patch_names | awk -v p="$1" 'on { print } $0 == p { on = 1 }' |
+		sed "s|^|$REPO/patches/|"
+}
+
 # commit_patch DIR NAME [GIT-COMMIT-ARG...]: patches/NAME's hunks and the
 # overlay files it claims, committed in the git repository DIR with the
-# patch's header (up to its first diff line) as the message.
+# patch's header (up to its first diff line) as the message. The overlay
+# holds a new file's last version: later patches that change it are undone
+# on it (unapply), so that each commit has it as its patch added it.
 commit_patch() {
 	local dir=$1 name=$2 file="$REPO/patches/$2" f
 	shift 2
@@ -286,9 +316,13 @@ commit_patch() {
 		die "patches/$name does not apply on top of the patches before it"
 	while read -r f; do
 		[ -n "$f" ] || continue
-		install -D -m 644 "$REPO/$f" "$dir/$f"
+		# shellcheck disable=SC2046 # one patch file a word, no spaces under patches/
+		unapply "$f" "$REPO/$f" $(later_patches "$name") >"$dir/.git/unapplied" ||
+			die "series/new-files: $f cannot be taken back to $name"
+		install -D -m 644 "$dir/.git/unapplied" "$dir/$f"
 		git -C "$dir" add -f "$f"
 	done < <(claimed "$name")
+	rm -f "$dir/.git/unapplied"
 	awk '/^(---$|--- |Index: |diff )/ { exit } { print }' "$file" |
 		git -C "$dir" commit -q --no-verify "$@" -F - ||
 		die "patches/$name: no changelog header"
@@ -355,3 +389,22 @@ tree_work() {
 	tree_git for-each-ref --format='  branch %(refname:short)' refs/heads |
 		grep -vxF "  branch $(tree_git symbolic-ref -q --short HEAD || true)" || true
 }
+
+# own_tree: KSRC is a tree of one's own that carries the series already (a
+# branch it was applied to or is developed on), told by any overlay file
+# being there: it is built as it is, and no tree is made from it.
+own_tree() {
+	local f
+	[ -n "${KSRC:-}" ] && [ -d "$KSRC" ] || return 1
+	while read -r f; do
+		[ ! -e "$KSRC/$f" ] || return 0
+	done < <(overlay_files)
+	return 1
+}
+# not_own_tree WHAT: stop where WHAT needs the series applied to KSRC here.
+not_own_tree() {
+	! own_tree || die "KSRC=$KSRC carries the series already; $1. Unset KSRC, or point it at a tree without the series"
+}
+if own_tree; then
+	TREE=$(ksrc)
+fi

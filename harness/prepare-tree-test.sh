@@ -104,12 +104,23 @@ writeback && grep -qx 'tree edit' "$toy/kernel/sched/new.c" &&
 tap "$rc" "writes an overlay file edited and committed in the tree back to its path" "$out"
 git -C "$toy" add -A && git -C "$toy" commit -q -m 'written back'
 
+# A later commit's change to a new file: a hunk of its patch; the overlay
+# keeps the last version, and make tree gives each commit its own.
 printf 'later\n' >>"$tree/kernel/sched/new.c"
 t commit -q -a -m "sched: Touch the new file again"
+writeback && grep -q '^+later$' "$toy/patches/0002-sched-Touch-the-new-file-again.patch" &&
+	grep -qx later "$toy/kernel/sched/new.c" && rc=0 || rc=1
+prepare DISCARD_TREE=1 && [ "$(t log --format=%s base..HEAD | wc -l)" = 2 ] &&
+	! t show HEAD^:kernel/sched/new.c | grep -qx later && t show HEAD:kernel/sched/new.c | grep -qx later || rc=1
+tap "$rc" "writes back a commit that changes a file an earlier one added, as a hunk; make tree makes both again" "$out"
+git -C "$toy" add -A && git -C "$toy" commit -q -m 'written back'
+t rm -q kernel/sched/new.c
+t commit -q -m "sched: Drop the new file"
 writeback && rc=1 || rc=0
-grep -q 'squash' <<<"$out" && toy_clean || rc=1
-tap "$rc" "make writeback refuses a commit that changes a file an earlier one added" "$out"
-t reset -q --hard HEAD^
+grep -q 'squash' <<<"$out" && [ -f "$toy/kernel/sched/new.c" ] || rc=1
+tap "$rc" "make writeback refuses a commit that deletes a file an earlier one added" "$out"
+git -C "$toy" reset -q --hard HEAD^
+prepare DISCARD_TREE=1 && [ "$(t log --format=%s base..HEAD)" = "sched: Two becomes 2" ] || rc=1
 
 echo 'not upstream' >"$tree/kernel/core.c"
 printf 'mine\n' >"$tree/kernel/extra.c"
@@ -155,7 +166,7 @@ chmod 755 "$tree/kernel/sched/tool.sh"
 t add -f kernel/sched/tool.sh
 t commit -q -m "sched: Add a tool"
 writeback && rc=1 || rc=0
-grep -q 'do not come back the same' <<<"$out" && toy_clean && [ ! -e "$toy/kernel/sched/tool.sh" ] || rc=1
+grep -q 'come back the same' <<<"$out" && toy_clean && [ ! -e "$toy/kernel/sched/tool.sh" ] || rc=1
 tap "$rc" "make writeback refuses commits its patches would not give back, and writes nothing" "$out"
 t reset -q --hard HEAD^
 
@@ -179,6 +190,19 @@ prepare && rc=1 || rc=0
 cp "$work/good.patch" "$toy/patches/0001-sched-Two-becomes-2.patch"
 prepare && [ "$(t log --format=%s base..HEAD | wc -l)" = 2 ] || rc=1
 tap "$rc" "a remake stopped by a patch that does not apply is redone once it does" "$out"
+
+# KSRC of one's own that carries the series: built as it is, nothing made
+# from it, nothing written back.
+own=$work/own
+cp -a "$src" "$own"
+install -D -m 644 "$toy/kernel/sched/new.c" "$own/kernel/sched/new.c"
+head=$(t rev-parse HEAD)
+out=$(cd "$toy" && KSRC="$own" harness/prepare-tree.sh 2>&1) && grep -q 'built as it is' <<<"$out" &&
+	[ "$(t rev-parse HEAD)" = "$head" ] && [ ! -e "$own/.git" ] && rc=0 || rc=1
+wb=$(cd "$toy" && KSRC="$own" harness/writeback.sh 2>&1) && rc=1
+out+=$'\n'$wb
+grep -q 'commit there' <<<"$wb" && toy_clean || rc=1
+tap "$rc" "KSRC carrying the series is built as it is: no tree made, nothing written back" "$out"
 
 # A tree an older make tree made (quilt, no git) cannot be told apart.
 rm -rf "$tree/.git"

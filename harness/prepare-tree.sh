@@ -19,6 +19,10 @@ src=$(ksrc)
 if [ -e "$src/.config" ] || [ -d "$src/include/config" ]; then
 	die "$src was built in place; builds here use O=, so run 'make mrproper' there or point KSRC at a clean tree"
 fi
+if own_tree; then
+	log "KSRC=$src carries the series already: built as it is, no tree made from it"
+	exit 0
+fi
 
 # commit_patch's commits are scratch too (tree_git in lib.sh).
 export GIT_AUTHOR_NAME="make tree" GIT_AUTHOR_EMAIL=tree@invalid

@@ -14,6 +14,7 @@
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
+not_own_tree "make series-check applies patches/ to the base it needs"
 
 SERIES_BUILDS=${SERIES_BUILDS:-yes}
 case "$SERIES_BUILDS" in

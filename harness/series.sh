@@ -13,6 +13,7 @@
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
+not_own_tree "make series posts patches/ on the base it needs"
 
 # SERIES_WORK: where to work (make check's lint uses its own).
 work=${SERIES_WORK:-$BUILD/series}
@@ -24,10 +25,12 @@ sparse_base() {
 	src=$(ksrc)
 	rm -rf "$repo"
 	mkdir -p "$repo"
+	# Not the new files a later patch changes.
 	while read -r f; do
 		[ -f "$src/$f" ] || die "patches/ changes $f, which $src does not have"
 		install -D -m 644 "$src/$f" "$repo/$f"
-	done < <(sed -n 's|^+++ b/||p' "$REPO"/patches/*.patch | LC_ALL=C sort -u)
+	done < <(sed -n 's|^+++ b/||p' "$REPO"/patches/*.patch | LC_ALL=C sort -u |
+		LC_ALL=C comm -23 - <(overlay_files))
 	git -C "$repo" init -q
 	git -C "$repo" add -A -f
 	git -C "$repo" commit -q --no-verify -m "Linux $(kernel_version "$src") (the files the series touches)"

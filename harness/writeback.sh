@@ -10,6 +10,7 @@ set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+not_own_tree "commit there: make writeback writes back the tree make tree makes"
 g() { tree_git "$@"; }
 if ! { [ -d "$TREE/.git" ] && g rev-parse -q --verify base >/dev/null; }; then
 	die "$TREE is not a tree make tree made: nothing to write back"
@@ -83,8 +84,9 @@ for c in $(g rev-list --reverse base..HEAD); do
 	mine="$new/mine/$name"
 	: >"$mine"
 	while IFS=$'\t' read -r status f; do
-		if grep -qxF "$f" "$new/added"; then
-			die "commit $n ($subject) changes $f, which an earlier commit adds: squash the two (git rebase -i base) so that one commit adds it whole"
+		# A later change to a new file is a hunk of its commit's patch.
+		if [ "$status" != M ] && grep -qxF "$f" "$new/added"; then
+			die "commit $n ($subject) deletes or re-adds $f, which an earlier commit adds: squash them (git rebase -i base)"
 		fi
 		if [ "$status" = A ] && in_overlay "$f"; then
 			echo "$f" >>"$mine"
@@ -106,20 +108,29 @@ while read -r name; do
 	new_files_line "$name" "$new/mine/$name"
 done < <(awk 'NF' "$new/series") | awk 'NF > 1' >"$new/new-files"
 
-# Pass 2: the patches and new files make HEAD's tree again, as make tree
-# would apply them (whitespace errors and modes included).
+# Pass 2: the patches and new files make every commit's tree again, as
+# make tree would apply them (whitespace errors, modes, new files taken
+# back from their last version by unapply, all included).
 export GIT_INDEX_FILE="$new/index"
 g read-tree base
-while read -r name; do
+n=0
+for c in $(g rev-list --reverse base..HEAD); do
+	n=$((n + 1))
+	name=$(sed -n "${n}p" "$new/series")
 	g apply --cached --allow-empty --whitespace=error-all "$new/patches/$name" 2>"$new/apply.log" ||
 		die "patches/$name as written would not apply: $(head -3 "$new/apply.log" | tr '\n' ' ')"
 	while read -r f; do
 		[ -n "$f" ] || continue
-		g update-index --add --cacheinfo "100644,$(g rev-parse "HEAD:$f"),$f"
+		g show "HEAD:$f" >"$new/last"
+		# shellcheck disable=SC2046 # patch files, no spaces under $new
+		unapply "$f" "$new/last" $(awk -v p="$name" 'on { print } $0 == p { on = 1 }' "$new/series" |
+			sed "s|^|$new/patches/|") >"$new/added-version" ||
+			die "patches/$name: $f would not come back from its last version: nothing written"
+		g update-index --add --cacheinfo "100644,$(g hash-object -w "$new/added-version"),$f"
 	done <"$new/mine/$name"
-done <"$new/series"
-[ "$(g write-tree)" = "$(g rev-parse 'HEAD^{tree}')" ] ||
-	die "the commits do not come back the same from patches (a binary file, a mode, a new file outside $OVERLAY_DIRS?): nothing written"
+	[ "$(g write-tree)" = "$(g rev-parse "$c^{tree}")" ] ||
+		die "commit $n ($(g log -1 --format=%s "$c")) does not come back the same from patches (a binary file, a mode, a new file outside $OVERLAY_DIRS?): nothing written"
+done
 unset GIT_INDEX_FILE
 
 # Pass 3: write. The overlay: what the commits add, and nothing else.
