@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Does vm/run.sh hand QEMU the icount clock when asked (ICOUNT=), note the
+# Does vm/run.sh hand QEMU the icount clock when asked (ICOUNT=, or CLOCK=
+# as make vm takes it), note the
 # clock in OUT/clock, and refuse ICOUNT where QEMU has none before it starts
 # QEMU? A stand-in qemu-system-x86_64 on PATH records its arguments and
 # plays a guest that ran its command. TAP on stdout.
@@ -34,7 +35,7 @@ boot() {
 	shift
 	rm -f "$scratch/args"
 	rc=0
-	env -u ICOUNT -u TCG_THREAD PATH="$scratch/bin:$PATH" STUB_ARGS="$scratch/args" \
+	env -u ICOUNT -u TCG_THREAD -u CLOCK PATH="$scratch/bin:$PATH" STUB_ARGS="$scratch/args" \
 		ACCEL=tcg KERNEL="$scratch/bzImage" OUT="$scratch/$name" CMD=true "$@" \
 		"$REPO/vm/run.sh" >"$scratch/$name.log" 2>&1 || rc=$?
 	args=$(cat "$scratch/args" 2>/dev/null) || args="not started"
@@ -57,5 +58,15 @@ r=1
 [ "$rc" != 0 ] && [ "$args" = "not started" ] && grep -q "needs single-threaded TCG" "$scratch/multi.log" && r=0
 tap "$r" "ICOUNT=3 with multi-threaded TCG: refused, QEMU not started" \
 	"exit $rc, QEMU args: $args, log: $(tail -1 "$scratch/multi.log")"
+
+boot clock CLOCK=icount TCG_THREAD=single
+case "$rc $args" in "0 "*"-icount shift=$ICOUNT_SHIFT,sleep=off "*) r=0 ;; *) r=1 ;; esac
+tap "$r" "CLOCK=icount (make vm): QEMU gets -icount shift=$ICOUNT_SHIFT,sleep=off" "exit $rc, QEMU args: $args"
+
+boot clockmulti CLOCK=icount TCG_THREAD=multi
+r=1
+[ "$rc" != 0 ] && [ "$args" = "not started" ] && r=0
+tap "$r" "CLOCK=icount with multi-threaded TCG: refused, QEMU not started" \
+	"exit $rc, QEMU args: $args, log: $(tail -1 "$scratch/clockmulti.log")"
 
 tap_end run-test

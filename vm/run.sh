@@ -18,6 +18,8 @@
 #             CPUs and a thread per vCPU (make bench); what was done in OUT/pinning
 #   ICOUNT    N: QEMU's -icount shift=N,sleep=off (single-threaded TCG only):
 #             guest time counts instructions; the clock used is in OUT/clock
+#   CLOCK     auto | icount | host, as for make check; unset: the host's
+#             clock, unless ICOUNT is set (make check and make bench set it)
 # Exit status: the command's, or 1 on timeout, missing result or console badness.
 set -eu
 # shellcheck source=harness/lib.sh
@@ -122,6 +124,10 @@ accel_line=$(accel_args "$ACCEL")
 read -r accel qemu_accel <<<"$accel_line"
 echo "$accel" >"$out/accel"
 clock=host
+if [ -z "${ICOUNT:-}" ] && [ -n "${CLOCK:-}" ]; then
+	want_clock=$(guest_clock) || exit 1
+	[ "$want_clock" != icount ] || ICOUNT=$ICOUNT_SHIFT
+fi
 if [ -n "${ICOUNT:-}" ]; then
 	icount=$(icount_args "$accel_line" "$ICOUNT") || exit 1
 	qemu_accel+=" $icount"
