@@ -122,6 +122,21 @@ tap "$rc" "make writeback refuses a commit that deletes a file an earlier one ad
 git -C "$toy" reset -q --hard HEAD^
 prepare DISCARD_TREE=1 && [ "$(t log --format=%s base..HEAD)" = "sched: Two becomes 2" ] || rc=1
 
+# A commit split in two, the new file moving to the second: the manifest
+# follows, not the first patch's old line.
+t rm -q --cached kernel/sched/new.c
+t commit -q --amend --no-edit
+t add -f kernel/sched/new.c
+t commit -q -m "sched: Add the new file"
+writeback && ! grep -q '^0001' "$toy/series/new-files" &&
+	grep -Eqx '0002-sched-Add-the-new-file.patch kernel/sched(/new.c)?' "$toy/series/new-files" && rc=0 || rc=1
+prepare DISCARD_TREE=1 && ! t show --format= --name-only HEAD^ | grep -q new.c &&
+	t show --format= --name-only HEAD | grep -q new.c || rc=1
+tap "$rc" "writes back a commit split in two, the new file's claim moved to the second" "$out"
+git -C "$toy" checkout -q -- patches series kernel
+git -C "$toy" clean -qf patches
+prepare DISCARD_TREE=1 || true
+
 echo 'not upstream' >"$tree/kernel/core.c"
 printf 'mine\n' >"$tree/kernel/extra.c"
 expect_refusal "a file git does not track" kernel/extra.c test -f "$tree/kernel/extra.c"

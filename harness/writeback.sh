@@ -43,23 +43,22 @@ in_overlay() {
 	return 1
 }
 
-# new_files_line NAME MINE: NAME's series/new-files line: its old one if
-# that names the same files and no other commit adds one under its paths.
+# new_files_line NAME MINE: NAME's series/new-files line: an old line whose
+# paths stand for exactly the files NAME adds now (MINE) at HEAD, its own
+# or, when the series was renumbered, another's; else the files one by one.
 new_files_line() {
-	local name=$1 mine=$2 old path
-	old=$(awk -v p="$name" '$1 == p' "$REPO/series/new-files")
-	if [ -n "$old" ] && [ "$(claimed "$name" 2>/dev/null | LC_ALL=C sort)" = "$(LC_ALL=C sort "$mine")" ]; then
-		for path in ${old#* }; do
-			if grep -v -xF -f "$mine" "$new/added" | grep -q "^$path/"; then
-				old=""
-			fi
-		done
-	fi
-	if [ -n "$old" ]; then
-		echo "$old"
-	else
-		echo "$name $(LC_ALL=C sort "$mine" | tr '\n' ' ' | sed 's/ $//')"
-	fi
+	local name=$1 mine=$2 line path
+	[ -s "$mine" ] || { echo "$name" && return; }
+	while read -r line; do
+		if [ "$(for path in ${line#* }; do
+			g ls-tree -r --name-only HEAD -- "$path"
+		done | LC_ALL=C sort)" = "$(LC_ALL=C sort "$mine")" ]; then
+			echo "$name ${line#* }"
+			return
+		fi
+	done < <(sed 's/#.*//' "$REPO/series/new-files" | awk -v p="$name" 'NF > 1 { print ($1 == p ? 0 : 1), $0 }' |
+		LC_ALL=C sort -s -n -k1,1 | cut -d' ' -f2-)
+	echo "$name $(LC_ALL=C sort "$mine" | tr '\n' ' ' | sed 's/ $//')"
 }
 
 new=$(mktemp -d)
