@@ -32,7 +32,7 @@ unsigned int sysctl_sched_sync_wakeup_policy __read_mostly = SYNC_POLICY_RECIPRO
 
 DEFINE_PER_CPU(struct sync_wakeup_stats, sync_wakeup_stats);
 DEFINE_PER_CPU(struct sync_wakeup_decision, sync_wakeup_decision);
-u8 sync_promise_generation = 1;
+u8 sync_wakeup_generation = 1;
 
 /* Where @dest_cpu is, seen from the waker CPU @cpu. */
 static enum sync_wakeup_landing sync_wakeup_landing(int cpu, int dest_cpu)
@@ -60,7 +60,7 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu)
 	struct sync_wakeup_stats *st = this_cpu_ptr(&sync_wakeup_stats);
 	int cpu = smp_processor_id();
 
-	if (d->p != p || d->gen != READ_ONCE(sync_promise_generation)) {
+	if (d->p != p || d->gen != READ_ONCE(sync_wakeup_generation)) {
 		d->p = NULL;
 		return;
 	}

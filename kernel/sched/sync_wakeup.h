@@ -53,8 +53,8 @@ enum sync_wakeup_landing {
 };
 
 /*
- * The context a sync wakeup was decided in, and so whether current is the
- * waker whose promise it is: in a task, or in a softirq that current ran
+ * The context a sync wakeup was decided in, and so whether current is its
+ * waker: in a task, or in a softirq that current ran
  * itself from local_bh_enable() (the loopback transmit path: NET_RX runs
  * from the sender's dev_queue_xmit()), it is; in any other softirq (at
  * irq_exit on top of whatever task was interrupted, in ksoftirqd, on the
@@ -78,12 +78,9 @@ enum sync_promise_cause {
 
 #include <trace/events/sched_sync_wakeup.h>
 
-/*
- * honest-waker judges a waker by its last SYNC_PROMISE_HISTORY promises (the
- * bits of task_struct::sync_promise_history): honest if it kept at least
- * SYNC_PROMISE_HONEST of them, half.
- */
+/* A task keeps the outcomes of its last SYNC_PROMISE_HISTORY promises. */
 #define SYNC_PROMISE_HISTORY	8
+/* honest-waker: a waker that kept at least half of them is honest. */
 #define SYNC_PROMISE_HONEST	4
 
 /* Promises to sleep: made by a sync wakeup, then kept or broken. */
@@ -127,7 +124,7 @@ struct sync_wakeup_decision {
 	u8			verdict;
 	u8			ctx;
 	u8			sync;
-	u8			gen;		/* sync_promise_generation */
+	u8			gen;		/* sync_wakeup_generation */
 	bool			waker;		/* current made a promise */
 	int			prev_cpu;
 	int			affine_cpu;
@@ -140,20 +137,20 @@ extern const char * const sync_wakeup_policy_names[];
 extern const struct file_operations sync_wakeup_stats_fops;
 
 #ifdef CONFIG_SMP
-extern u8 sync_promise_generation;
+extern u8 sync_wakeup_generation;
 
 void sync_wakeup_placed(struct task_struct *p, int dest_cpu);
 
 /*
- * Turning SYNC_PAIR_AFFINE on starts a new generation: a promise or record
- * from before it was last off is dropped at its waker's next decision,
- * not judged as if fresh. Four bits in the task; 0, a new task's, is never
- * current. A task that makes no decision through 15 generations keeps its
- * record.
+ * Turning SYNC_PAIR_AFFINE on starts a new generation: a decision left
+ * behind when it went off is not counted, and a promise or record from
+ * before is dropped at its waker's next decision, not judged as if fresh.
+ * Four bits in the task; 0, a new task's, is never current. A task that
+ * makes no decision through 15 generations keeps its record.
  */
-static inline void sync_promise_new_generation(void)
+static inline void sync_wakeup_new_generation(void)
 {
-	WRITE_ONCE(sync_promise_generation, sync_promise_generation % 15 + 1);
+	WRITE_ONCE(sync_wakeup_generation, sync_wakeup_generation % 15 + 1);
 }
 
 static inline enum sync_wakeup_context sync_wakeup_context(void)
@@ -222,7 +219,7 @@ static inline void sync_promise_judge(struct task_struct *w)
 	u32 limit = sync_promise_clock(sysctl_sched_migration_cost);
 	u32 ran;
 
-	if (w->sync_promise_gen != READ_ONCE(sync_promise_generation)) {
+	if (w->sync_promise_gen != READ_ONCE(sync_wakeup_generation)) {
 		w->sync_promise_history = 0;
 		w->sync_promise_count = 0;
 		return;
@@ -240,7 +237,7 @@ static inline void sync_promise_judge(struct task_struct *w)
 /* @w's decided sync wakeup is its promise to sleep, until its next one. */
 static inline void sync_promise_make(struct task_struct *w)
 {
-	w->sync_promise_gen = READ_ONCE(sync_promise_generation);
+	w->sync_promise_gen = READ_ONCE(sync_wakeup_generation);
 	w->sync_promise_runtime = sync_promise_clock(w->se.sum_exec_runtime);
 	w->sync_promise_nvcsw = (u16)w->nvcsw;
 	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_MADE]);
@@ -261,7 +258,7 @@ static __always_inline void sync_promise_rtlock_waited(struct task_struct *w,
 	w->sync_promise_nvcsw += (u16)(w->nvcsw - nvcsw);
 }
 #else
-static inline void sync_promise_new_generation(void) { }
+static inline void sync_wakeup_new_generation(void) { }
 static inline void sync_promise_rtlock_waited(struct task_struct *w,
 					      unsigned long nvcsw) { }
 #endif /* CONFIG_SMP */
