@@ -4,7 +4,8 @@
 #     tree make check builds (build/linux: base + patches/ + overlay);
 #   - checkpatch.pl --strict reports nothing on any patch, and every file
 #     the series adds has a maintainer;
-#   - the test kernel builds after each patch in turn (bisectability);
+#   - the test kernel builds and boots after each patch in turn
+#     (bisectability), the feature on under every policy it has then;
 #   - kernel/sched/ builds with W=1 and sparse (C=1) in the bench config
 #     and with SMP (and so SCHED_SMT, which x86 ties to it), SCHED_DEBUG,
 #     SYSCTL, SCHEDSTATS and DEBUG_FS each turned off, with no warning the
@@ -110,7 +111,18 @@ if [ ! -f "$(kernel_dir test)/.config" ] || [ ! -f "$(kernel_dir bench)/.config"
 	die "no test or bench config yet: run make kernel FLAVOUR=test and FLAVOUR=bench first"
 fi
 # Bisectability: the test kernel (KASAN, lockdep: the strictest config)
-# after each patch; ccache makes all but kernel/sched/ cheap.
+# after each patch; ccache makes all but kernel/sched/ cheap. Each one
+# boots on flat, turns the feature on where it exists, and sends pipe
+# traffic (sync wakeups) under each policy it has; vm/run.sh fails on a
+# console report (BUG, WARNING, KASAN, lockdep, ...).
+# shellcheck disable=SC2016 # expanded in the guest
+smoke='f=/sys/kernel/debug/sched/features p=/proc/sys/kernel/sched_sync_wakeup_policy
+if grep -q SYNC_PAIR_AFFINE "$f"; then
+	echo SYNC_PAIR_AFFINE >"$f"
+	for x in $(cat /proc/sys/kernel/sched_sync_wakeup_available_policies); do
+		echo "$x" >"$p" && head -c 4000000 /dev/zero | cat >/dev/null || exit 1
+	done
+fi'
 bisect="$work/check/kernel-bisect"
 mkdir -p "$bisect"
 cp "$(kernel_dir test)/.config" "$bisect/.config"
@@ -120,6 +132,12 @@ for c in $(git -C "$am" rev-list --reverse base..HEAD); do
 	timed "build after '$subj'" make -C "$am" O="$bisect" -j"$(($(nproc) + 1))" CC="ccache gcc" \
 		olddefconfig bzImage >"$results/bisect-${c:0:12}.log" 2>&1 && rc=0 || rc=1
 	tap "$rc" "the test kernel builds after '$subj'" "$(grep -E 'error' "$results/bisect-${c:0:12}.log" | head)"
+	[ "$rc" = 0 ] || continue
+	boot="$results/boot-${c:0:12}"
+	timed "boot after '$subj'" as_typed KERNEL="$bisect/arch/x86/boot/bzImage" FLAVOUR=test TOPO=flat \
+		OUT="$boot" TIMEOUT=900 CMD="$smoke" "$REPO/vm/run.sh" >"$boot.log" 2>&1 && rc=0 || rc=1
+	tap "$rc" "the test kernel boots after '$subj', runs every policy it has, and its console is clean" \
+		"$(tail -3 "$boot.log")"
 done
 head=$(git -C "$am" rev-parse HEAD)
 
