@@ -267,6 +267,27 @@ patch_names() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/patches/series" 2>/dev/null | awk '{ print $1 }'
 }
 
+# posted_names: the patches make series posts: patches/series without those
+# series/not-posted names, which must be in the series, after every posted
+# one (each posted patch then applies without them).
+posted_names() {
+	local p held="" n=0 out=""
+	while read -r p; do
+		patch_names | grep -qxF "$p" || die "series/not-posted names $p, which is not in patches/series"
+		held+="$p"$'\n'
+	done < <(sed -e 's/#.*//' "$REPO/series/not-posted" 2>/dev/null | awk 'NF { print $1 }')
+	for p in $(patch_names); do
+		if grep -qxF "$p" <<<"$held"; then
+			n=1
+		elif [ "$n" = 1 ]; then
+			die "patches/series has $p after a patch series/not-posted holds back: move the held-back ones to the end"
+		else
+			out+="$p"$'\n'
+		fi
+	done
+	printf '%s' "$out"
+}
+
 # claimed PATCH: the overlay files PATCH adds whole (series/new-files: the
 # patch, then paths, a directory standing for every file under it).
 claimed() {

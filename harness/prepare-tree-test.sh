@@ -219,6 +219,19 @@ out+=$'\n'$wb
 grep -q 'commit there' <<<"$wb" && toy_clean || rc=1
 tap "$rc" "KSRC carrying the series is built as it is: no tree made, nothing written back" "$out"
 
+# series/not-posted: make series leaves out patches at the series' end only.
+posted() { out=$(cd "$toy" && bash -c '. harness/lib.sh && posted_names' 2>&1); }
+echo 0002-sched-Add-other.patch >"$toy/series/not-posted"
+posted && [ "$out" = 0001-sched-Two-becomes-2.patch ] && rc=0 || rc=1
+echo 0001-sched-Two-becomes-2.patch >"$toy/series/not-posted"
+posted && rc=1
+grep -q 'move the held-back ones to the end' <<<"$out" || rc=1
+echo 0003-sched-Gone.patch >"$toy/series/not-posted"
+posted && rc=1
+grep -q 'not in patches/series' <<<"$out" || rc=1
+rm "$toy/series/not-posted"
+tap "$rc" "series/not-posted holds back the series' last patches, and nothing else" "$out"
+
 # A tree an older make tree made (quilt, no git) cannot be told apart.
 rm -rf "$tree/.git"
 expect_refusal "a tree that is not make tree's git repository" "DISCARD_TREE=1" \

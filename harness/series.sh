@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make series: the posting form of the series in build/series/out/, as git
 # format-patch writes it, generated from the one copy of each line:
-#   - patches/series: the order; each quilt patch's header is the commit's
+#   - patches/series: the order; each patch's header is the commit's
 #     subject and changelog, its hunks the changes to upstream files;
+#   - series/not-posted: the patches at its end that are not posted;
 #   - series/new-files: which overlay files (kernel/, include/,
 #     Documentation/, tools/testing/selftests/sched/) each patch adds whole;
 #   - series/cover-letter: the cover letter, with @BENCH_TABLE@ and
@@ -21,7 +22,7 @@ repo="$work/git"
 out="$work/out"
 # The base: the upstream files that patches/ touches, as KSRC has them.
 sparse_base() {
-	local src f
+	local src f p
 	src=$(ksrc)
 	rm -rf "$repo"
 	mkdir -p "$repo"
@@ -29,7 +30,7 @@ sparse_base() {
 	while read -r f; do
 		[ -f "$src/$f" ] || die "patches/ changes $f, which $src does not have"
 		install -D -m 644 "$src/$f" "$repo/$f"
-	done < <(sed -n 's|^+++ b/||p' "$REPO"/patches/*.patch | LC_ALL=C sort -u |
+	done < <(for p in $posted; do sed -n 's|^+++ b/||p' "$REPO/patches/$p"; done | LC_ALL=C sort -u |
 		LC_ALL=C comm -23 - <(overlay_files))
 	git -C "$repo" init -q
 	git -C "$repo" add -A -f
@@ -75,8 +76,9 @@ cover_letter() {
 
 git_identity
 check_manifest
+posted=$(posted_names)
 sparse_base
-for p in $(patch_names); do
+for p in $posted; do
 	commit_patch "$repo" "$p" -s --cleanup=strip
 done
 rm -rf "$out"
