@@ -379,7 +379,8 @@ tree_stamp() {
 		echo "$1"
 		kernel_version "$1"
 		cat "$REPO/patches/series" "$REPO/series/new-files" 2>/dev/null || true
-		(cd "$REPO" && find patches -type f | LC_ALL=C sort | xargs -r sha256sum)
+		# The patches of the series only: a stray backup file is no change.
+		(cd "$REPO/patches" && patch_names | xargs -r sha256sum)
 		(cd "$REPO" && overlay_files | xargs -r sha256sum)
 	} | sha256sum | cut -d' ' -f1
 }

@@ -219,6 +219,13 @@ out+=$'\n'$wb
 grep -q 'commit there' <<<"$wb" && toy_clean || rc=1
 tap "$rc" "KSRC carrying the series is built as it is: no tree made, nothing written back" "$out"
 
+# An editor's backup beside the patches changes nothing make tree reads.
+cp "$toy/patches/0001-sched-Two-becomes-2.patch" "$toy/patches/0001-sched-Two-becomes-2.patch~"
+echo garbage >>"$toy/patches/0001-sched-Two-becomes-2.patch~"
+prepare && grep -q 'is up to date' <<<"$out" && rc=0 || rc=1
+rm -f "$toy/patches/"*~
+tap "$rc" "an editor's backup in patches/ leaves the tree up to date" "$out"
+
 # series/not-posted: make series leaves out patches at the series' end only.
 posted() { out=$(cd "$toy" && bash -c '. harness/lib.sh && posted_names' 2>&1); }
 echo 0002-sched-Add-other.patch >"$toy/series/not-posted"
