@@ -124,11 +124,14 @@ fi
 # console report (BUG, WARNING, KASAN, lockdep, ...).
 # shellcheck disable=SC2016 # expanded in the guest
 smoke='f=/sys/kernel/debug/sched/features p=/proc/sys/kernel/sched_sync_wakeup_policy
+s=/sys/kernel/debug/sched/sync_wakeup_stats
 if grep -q SYNC_PAIR_AFFINE "$f"; then
 	echo SYNC_PAIR_AFFINE >"$f"
 	for x in $(cat /proc/sys/kernel/sched_sync_wakeup_available_policies); do
 		echo "$x" >"$p" && head -c 4000000 /dev/zero | cat >/dev/null || exit 1
 	done
+	# Where the counters exist, the policies decided something.
+	[ ! -e "$s" ] || { head -2 "$s" && grep -q "^sync_wakeups [1-9]" "$s"; }
 fi'
 bisect="$work/check/kernel-bisect"
 mkdir -p "$bisect"
