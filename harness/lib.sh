@@ -262,9 +262,9 @@ check_mails() {
 	tap "$rc" "MAINTAINERS has a maintainer for every file the series adds" "$out"
 }
 
-# patch_names: the patches of patches/series, in order.
+# patch_names [SERIES]: the patches of SERIES (default patches/series), in order.
 patch_names() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$REPO/patches/series" 2>/dev/null | awk '{ print $1 }'
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$REPO/patches/series}" 2>/dev/null | awk '{ print $1 }'
 }
 
 # posted_names: the patches make series posts: patches/series without those
@@ -319,10 +319,11 @@ unapply() {
 	rm -rf "$tmp"
 }
 
-# later_patches NAME: the patch files of patches/series after NAME.
+# later_patches NAME [SERIES DIR]: the files of the patches after NAME in
+# SERIES (default patches/series), under DIR (default patches/).
 later_patches() {
-	patch_names | awk -v p="$1" 'on { print } $0 == p { on = 1 }' |
-		sed "s|^|$REPO/patches/|"
+	patch_names "${2:-}" | awk -v p="$1" 'on { print } $0 == p { on = 1 }' |
+		sed "s|^|${3:-$REPO/patches}/|"
 }
 
 # commit_patch DIR NAME [GIT-COMMIT-ARG...]: patches/NAME's hunks and the

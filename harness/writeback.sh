@@ -122,8 +122,7 @@ for c in $(g rev-list --reverse base..HEAD); do
 		[ -n "$f" ] || continue
 		g show "HEAD:$f" >"$new/last"
 		# shellcheck disable=SC2046 # patch files, no spaces under $new
-		unapply "$f" "$new/last" $(awk -v p="$name" 'on { print } $0 == p { on = 1 }' "$new/series" |
-			sed "s|^|$new/patches/|") >"$new/added-version" ||
+		unapply "$f" "$new/last" $(later_patches "$name" "$new/series" "$new/patches") >"$new/added-version" ||
 			die "patches/$name: $f would not come back from its last version: nothing written"
 		g update-index --add --cacheinfo "100644,$(g hash-object -w "$new/added-version"),$f"
 	done <"$new/mine/$name"
