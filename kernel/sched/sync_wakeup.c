@@ -4,9 +4,8 @@
  *
  * select_task_rq_fair() applies the policy; this file holds its knobs: the
  * kernel.sched_sync_wakeup_policy sysctl, the sched_sync_wakeup= boot
- * parameter, the debugfs counters in sched/sync_wakeup_stats and the
- * sched_sync_wakeup and sched_sync_promise trace events; sync_wakeup.h
- * holds the promise tracker.
+ * parameter and the debugfs counters in sched/sync_wakeup_stats;
+ * sync_wakeup.h holds the promise tracker.
  * See Documentation/scheduler/sched-sync-wakeup.rst.
  */
 
@@ -16,7 +15,6 @@
 #include <trace/events/sched_sync_wakeup.h>
 #undef CREATE_TRACE_POINTS
 
-/* The trace events print the same names (show_sync_*()). */
 const char * const sync_wakeup_policy_names[] = {
 	[SYNC_POLICY_HINT_ONLY]		= "hint-only",
 	[SYNC_POLICY_WAKER_IF_ALONE]	= "waker-if-alone",
@@ -70,6 +68,8 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu)
 	st->counts.decided[d->verdict][sync_wakeup_landing(cpu, dest_cpu)]++;
 	st->counts.contexts[d->ctx]++;
 	raw_write_seqcount_end(&st->seq);
+	trace_sched_sync_wakeup_tp(p, d->policy, d->verdict, d->ctx, d->sync,
+				   cpu, d->prev_cpu, d->affine_cpu, dest_cpu);
 	trace_sched_sync_wakeup(p, d->policy, d->verdict, d->ctx, d->sync, cpu,
 				d->prev_cpu, d->affine_cpu, dest_cpu);
 	if (d->waker)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SYNC_PAIR_AFFINE: what fair.c (the rules) and sync_wakeup.c (the sysctl,
- * the boot parameter, the debugfs counters and the trace events) share.
+ * the boot parameter and the debugfs counters) share.
  * See Documentation/scheduler/sched-sync-wakeup.rst.
  */
 #ifndef _KERNEL_SCHED_SYNC_WAKEUP_H
@@ -199,6 +199,8 @@ static inline void sync_promise_end(struct task_struct *w,
 		this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_BROKEN]);
 		schedstat_inc(w->stats.nr_sync_promises_broken);
 	}
+	trace_sched_sync_promise_tp(w, cause, (u64)ran << 10,
+				    (u64)limit << 10);
 	trace_sched_sync_promise(w, cause, (u64)ran << 10, (u64)limit << 10);
 }
 

@@ -12,8 +12,10 @@
 #include <linux/tracepoint.h>
 
 /*
- * Included from kernel/sched/sync_wakeup.h, which declares the enums. The
- * names are those of the debugfs counters (sync_wakeup.c).
+ * Trace events on the sched_sync_wakeup_tp and sched_sync_promise_tp
+ * tracepoints, for the selftests on kernels without fprobe events and BTF;
+ * not posted. Included from kernel/sched/sync_wakeup.h, which declares the
+ * enums. The names are those of the debugfs counters (sync_wakeup.c).
  */
 TRACE_DEFINE_ENUM(SYNC_POLICY_HINT_ONLY);
 TRACE_DEFINE_ENUM(SYNC_POLICY_WAKER_IF_ALONE);

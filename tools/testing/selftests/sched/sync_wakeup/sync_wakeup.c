@@ -435,6 +435,74 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size)
 /* ---- the sched:sched_sync_wakeup trace event ------------------------- */
 
 /*
+ * The events over the kernel's bare tracepoints, made with the fprobe "t:"
+ * lines Documentation/scheduler/sched-sync-wakeup.rst gives (FPROBE_EVENTS
+ * and BTF), where the kernel has no sched:sched_sync_wakeup event of its
+ * own. Same names and fields; the enums print as numbers.
+ */
+static const char * const sw_tprobes[] = {
+	"t:sched/sched_sync_wakeup sched_sync_wakeup_tp comm=p->comm:string pid=p->pid policy verdict ctx sync this_cpu prev_cpu affine_cpu dest_cpu",
+	"t:sched/sched_sync_promise sched_sync_promise_tp comm=p->comm:string pid=p->pid cause history=p->sync_promise_history:x8 count=p->sync_promise_count ran limit",
+};
+
+#define SW_DYNAMIC_EVENTS	SW_TRACEFS "/dynamic_events"
+
+/*
+ * Remove the events sw_trace_events() made, once disabled and read: the
+ * trace cannot print an entry whose event is gone. Fails harmlessly on the
+ * kernel's own events.
+ */
+static void sw_tprobes_remove(void)
+{
+	sw_write_str(SW_DYNAMIC_EVENTS, "-:sched/sched_sync_wakeup");
+	sw_write_str(SW_DYNAMIC_EVENTS, "-:sched/sched_sync_promise");
+}
+
+/* Append @line to dynamic_events: sw_write_str() would truncate it. */
+static int sw_tprobe_add(const char *line)
+{
+	int fd = open(SW_DYNAMIC_EVENTS, O_WRONLY | O_APPEND | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, line, strlen(line));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? n : 0;
+}
+
+/*
+ * Make sure sched_sync_wakeup and sched_sync_promise exist: the kernel's
+ * trace events, or "t:" events that sw_trace_stop() removes. Mounts
+ * tracefs if it is not. Returns 0, -ENOENT if the kernel can give
+ * neither, or another -errno.
+ */
+static int sw_trace_events(void)
+{
+	size_t i;
+	int err;
+
+	err = sw_tracefs_mount();
+	if (err)
+		return err;
+	if (sw_exists(SW_EVENT_DIR "/enable") && sw_exists(SW_PROMISE_DIR "/enable"))
+		return 0;
+	if (!sw_exists(SW_DYNAMIC_EVENTS))
+		return -ENOENT;
+	for (i = 0; i < ARRAY_SIZE(sw_tprobes); i++) {
+		err = sw_tprobe_add(sw_tprobes[i]);
+		if (err) {
+			sw_tprobes_remove();
+			/* No FPROBE_EVENTS, no BTF or no such tracepoint */
+			return err == -EINVAL || err == -ENOENT ? -ENOENT : err;
+		}
+	}
+	return 0;
+}
+
+/*
  * The trace settings sw_trace_start() changes, to put back: the eight
  * events' enable files, trace_clock, buffer_size_kb and tracing_on.
  */
@@ -476,12 +544,14 @@ int sw_trace_fields(const char *dir, char *buf, size_t size)
 	size_t off = 0;
 	int err;
 
-	err = sw_tracefs_mount();
+	err = sw_trace_events();
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/format", dir);
-	if (sw_read_file(path, fmt, sizeof(fmt)) < 0)
-		return -ENOENT;
+	err = sw_read_file(path, fmt, sizeof(fmt)) < 0 ? -ENOENT : 0;
+	sw_tprobes_remove();
+	if (err)
+		return err;
 	buf[0] = '\0';
 	/* "\tfield:__data_loc char[] policy;\toffset:..." */
 	for (line = strtok_r(fmt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -495,7 +565,8 @@ int sw_trace_fields(const char *dir, char *buf, size_t size)
 		name = strrchr(line, ' ');
 		name = name ? name + 1 : line + 6;
 		name[strcspn(name, "[")] = '\0';
-		if (!strncmp(name, "common_", 7))
+		/* A "t:" event records the probed address first. */
+		if (!strncmp(name, "common_", 7) || !strcmp(name, "__probe_ip"))
 			continue;
 		off += snprintf(buf + off, size > off ? size - off : 0, "%s%s",
 				off ? " " : "", name);
@@ -542,8 +613,8 @@ static int sw_trace_save(int i)
  * and the wakeup it leads to are on different CPUs, so the trace must order
  * events across CPUs exactly: the "counter" clock numbers events as they are
  * reserved. ("global" put a wakeup before its decision twice in about
- * 30,000 pairs under QEMU TCG.) Mounts tracefs if it is not. Returns 0,
- * -ENOENT if the kernel has no sched_sync_wakeup event, or another -errno.
+ * 30,000 pairs under QEMU TCG.) Returns 0, -ENOENT if the kernel has no
+ * sched_sync_wakeup event and cannot make one, or another -errno.
  */
 int sw_trace_start(void)
 {
@@ -563,11 +634,9 @@ int sw_trace_start(void)
 	size_t i;
 	int fd, err;
 
-	err = sw_tracefs_mount();
+	err = sw_trace_events();
 	if (err)
 		return err;
-	if (!sw_exists(SW_EVENT_DIR "/enable") || !sw_exists(SW_PROMISE_DIR "/enable"))
-		return -ENOENT;
 	for (i = 0; i < SW_TRACE_NR_SAVED; i++) {
 		err = sw_trace_save(i);
 		if (err)
@@ -838,6 +907,23 @@ static void sw_trace_wrong(struct sw_trace_parse *tp, const char *line, const ch
 }
 
 /*
+ * A "t:" event prints an enum as its number: put the name at that index of
+ * @names (@nr of them) in its place in @buf. A name, or a number out of
+ * range, stays as it is, for the caller to refuse.
+ */
+static void sw_trace_enum(char *buf, size_t size, const char * const *names, int nr)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)buf[0]))
+		return;
+	v = strtol(buf, &end, 10);
+	if (!*end && v >= 0 && v < nr)
+		snprintf(buf, size, "%s", names[v]);
+}
+
+/*
  * One sched_sync_wakeup event, its fields from " pid=" on in @f. The rules
  * every decided sync wakeup follows, whatever the timing:
  *   the policy is the one set (reciprocal-strict: reciprocal-only or
@@ -874,6 +960,10 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		sw_trace_wrong(tp, line, "cannot parse");
 		return;
 	}
+	sw_trace_enum(policy, sizeof(policy), sw_policies, SW_NR_POLICIES);
+	sw_trace_enum(verdict, sizeof(verdict), sw_stat_names + SW_FIRST_VERDICT,
+		      SW_LAST_VERDICT - SW_FIRST_VERDICT + 1);
+	sw_trace_enum(cname, sizeof(cname), sw_ctx_names, SW_NR_CONTEXTS);
 	out->events++;
 	out->landings[sw_trace_landing(tp, this_cpu, dest_cpu)]++;
 	ours = comm_len == tp->comm_len && !strncmp(comm, tp->comm, comm_len);
@@ -994,18 +1084,25 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 	char cause[16];
 	bool slept, blocked, sure;
 
-	if (sscanf(f, " pid=%d kept=%d cause=%15s ran=%llu limit=%llu history=%x count=%d",
-		   &pid, &kept, cause, &ran, &limit, &history, &count) != 7 ||
+	/* A "t:" event has no kept, and its fields in their own order. */
+	kept = -1;
+	if ((sscanf(f, " pid=%d kept=%d cause=%15s ran=%llu limit=%llu history=%x count=%d",
+		    &pid, &kept, cause, &ran, &limit, &history, &count) != 7 &&
+	     sscanf(f, " pid=%d cause=%15s history=%x count=%d ran=%llu limit=%llu",
+		    &pid, cause, &history, &count, &ran, &limit) != 6) ||
 	    pid <= 0 || pid > tp->pid_max || history < 0 || history > 0xff) {
 		sw_trace_wrong(tp, line, "cannot parse");
 		return;
 	}
+	sw_trace_enum(cause, sizeof(cause), causes, SW_NR_PROMISE_CAUSES);
 	for (c = 0; c < SW_NR_PROMISE_CAUSES && strcmp(cause, causes[c]); c++)
 		;
 	if (c == SW_NR_PROMISE_CAUSES) {
 		sw_trace_wrong(tp, line, "unknown cause %s", cause);
 		return;
 	}
+	if (kept < 0)
+		kept = c == SW_PROMISE_SLEPT;
 	slept = c == SW_PROMISE_SLEPT;
 	blocked = tp->promise[pid] & SW_BLOCKED;
 	sure = (tp->promise[pid] & (SW_PROMISED | SW_UNSURE)) == SW_PROMISED;
@@ -1288,16 +1385,48 @@ static void sw_trace_wakeup(struct sw_trace_parse *tp, const char *line, const c
 	sw_trace_seen(tp, pid, line);
 }
 
+/*
+ * The comm at @f, the fields of a sched_sync_wakeup or sched_sync_promise
+ * event, past the probed address and without the quotes a "t:" event
+ * prints; its length in *@len and the fields from " pid=" on in *@rest.
+ * NULL if it cannot be parsed.
+ */
+static const char *sw_trace_comm(const char *f, size_t *len, const char **rest)
+{
+	const char *pid;
+
+	if (*f == '(') {
+		f = strstr(f, ") ");
+		if (!f)
+			return NULL;
+		f += 2;
+	}
+	if (strncmp(f, "comm=", 5))
+		return NULL;
+	f += 5;
+	pid = strstr(f, " pid=");
+	if (!pid)
+		return NULL;
+	*rest = pid;
+	*len = pid - f;
+	if (*len >= 2 && f[0] == '"' && pid[-1] == '"') {
+		f++;
+		*len -= 2;
+	}
+	return f;
+}
+
 static int sw_trace_parse(struct sw_trace_parse *tp)
 {
-	static const char dec[] = ": sched_sync_wakeup: comm=";
+	static const char dec[] = ": sched_sync_wakeup: ";
 	static const char wak[] = ": sched_wakeup: comm=";
-	static const char pro[] = ": sched_sync_promise: comm=";
+	static const char pro[] = ": sched_sync_promise: ";
 	static const char wkg[] = ": sched_waking: comm=";
 	static const char wnew[] = ": sched_wakeup_new: comm=";
 	unsigned long in_buffer, written;
 	char *line = NULL, *f, *comm, *pid;
-	size_t cap = 0;
+	const char *name, *rest;
+	size_t cap = 0, len;
 	ssize_t n;
 	FILE *fp;
 	int i;
@@ -1341,20 +1470,18 @@ static int sw_trace_parse(struct sw_trace_parse *tp)
 		}
 		f = strstr(line, dec);
 		if (f) {
-			comm = f + sizeof(dec) - 1;
-			pid = strstr(comm, " pid=");
-			if (pid)
-				sw_trace_decision(tp, line, comm, pid - comm, pid);
+			name = sw_trace_comm(f + sizeof(dec) - 1, &len, &rest);
+			if (name)
+				sw_trace_decision(tp, line, name, len, rest);
 			else
 				sw_trace_wrong(tp, line, "cannot parse");
 			continue;
 		}
 		f = strstr(line, pro);
 		if (f) {
-			comm = f + sizeof(pro) - 1;
-			pid = strstr(comm, " pid=");
-			if (pid)
-				sw_trace_promise(tp, line, comm, pid - comm, pid);
+			name = sw_trace_comm(f + sizeof(pro) - 1, &len, &rest);
+			if (name)
+				sw_trace_promise(tp, line, name, len, rest);
 			else
 				sw_trace_wrong(tp, line, "cannot parse");
 			continue;
@@ -1464,6 +1591,7 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 		ret = sw_write_str(sw_trace_files[i], sw_trace_saved[i]);
 		err = err ? err : ret;
 	}
+	sw_tprobes_remove();
 	return err;
 }
 

@@ -16,7 +16,7 @@
  *    on "0", refuses anything else, and counts nothing while the feature
  *    is off (that each policy gives only its own verdicts is
  *    sync_wakeup_placement's part);
- *  - the trace events sched:sched_sync_wakeup and sched:sched_sync_promise
+ *  - the events sched:sched_sync_wakeup and sched:sched_sync_promise
  *    have exactly their documented fields.
  *
  * Every test puts back the feature bit and the policy it found. On a kernel
@@ -702,8 +702,9 @@ static void expect_all_zero(struct __test_metadata *_metadata, const struct sw_s
 }
 
 /*
- * The trace events sched:sched_sync_wakeup and sched:sched_sync_promise
- * have exactly the documented fields, in order; that they fire for the
+ * The events sched:sched_sync_wakeup and sched:sched_sync_promise, as the
+ * document's "t:" lines make them over the tracepoints (or the kernel's
+ * own, where it has them), have exactly the documented fields, in order; that they fire for the
  * tasks of a ping-pong, and only as the rules allow, is
  * sync_wakeup_placement's part.
  */
