@@ -148,6 +148,27 @@ tap "$rc" "bench/defs.py reads harness/definitions.sh as the shell does" \
 out=$("$PYTHON" "$BENCH/reftables.py" --check "$REPO/results/reference" 2>&1) && rc=0 || rc=1
 tap "$rc" "results/reference/README.md's tables are what bench/reftables.py makes of the summaries" "$out"
 
+# The cover letter's pipe table is table.md's, arm by arm: the time from
+# its summary, beside it the placement from its profile of the same runs.
+# shellcheck disable=SC2016 # awk's own fields
+want=$(awk -F'|' '
+	function t(s) { gsub(/^ +| +$/, "", s); return s }
+	/^#/ { on = /^### pipe: `perf bench/ ? "s" : /^#### pipe: placement profile/ ? "p" : ""; next }
+	on == "s" && /^\| [a-z]/ && t($2) != "arm" { time[t($2)] = t($3); arm[++n] = t($2) }
+	on == "p" && /^\| [a-z]/ && t($2) != "arm" { prof[t($2)] = t($3) " | " t($7) " | " t($12) " | " t($14) }
+	END { for (i = 1; i <= n; i++) print "| " arm[i] " | " time[arm[i]] " | " prof[arm[i]] " |" }
+' "$REPO/results/reference/flat/table.md")
+got=$("$PYTHON" "$BENCH/reftables.py" --cover flat "$REPO/results/reference" 2>&1 |
+	awk '/^pipe, / { on = 1; next } on && /^$/ && n { exit } on && /^\| [a-z]/ && !/^\| arm / { print; n++ }')
+[ -n "$want" ] && [ "$want" = "$got" ] && rc=0 || rc=1
+tap "$rc" "the cover letter's pipe table gives table.md's times and placement" \
+	"$(diff <(echo "$want") <(echo "$got"))"
+rc=1
+if ! out=$("$PYTHON" "$BENCH/reftables.py" --cover nosuch "$REPO/results/reference" 2>&1); then
+	grep -q "nosuch/summary.csv is missing" <<<"$out" && rc=0
+fi
+tap "$rc" "reftables.py --cover refuses a topology without results" "$out"
+
 # compare.py, given the overhead reference's two kernels as two sides,
 # finds the changes and intervals its table.md gives, workload by workload.
 awk -F, -v OFS=, -v dir="$scratch" '

@@ -4,8 +4,10 @@ topology's summary.csv: for the workloads the 2022 thread argued about,
 each keeping arm's mean and its change against the baseline with the 95%
 interval. README.md holds them between the two marker lines; `--check`
 says whether they are what the summaries give, `--write` puts them there.
+`--cover TOPOLOGY` prints the cover letter's tables instead: the same
+workloads on one topology, each time with its placement profile beside it.
 
-Usage: reftables.py [--check | --write] REFERENCE_DIR
+Usage: reftables.py [--check | --write | --cover TOPOLOGY] REFERENCE_DIR
 """
 
 import argparse
@@ -62,13 +64,71 @@ def tables(root):
     return out + [END]
 
 
+# The placement profile beside each time in the cover letter: (heading,
+# index in analyze.PROFILE_FIGURES).
+COVER_FIGURES = [(h, i) for i, (h, _, _) in enumerate(an.PROFILE_FIGURES)
+                 if h in ("on waker CPU", "promises kept", "IPIs / op", "ctx switches / op")]
+
+
+def cover(root, topo):
+    """The cover letter's tables: per workload of TABLES on topo, each
+    arm's mean of each metric, its change against the baseline where the
+    95% interval excludes zero, and its placement profile from the same
+    runs."""
+    d = os.path.join(root, topo)
+    for f in ("summary.csv", "raw.csv"):
+        if not os.path.exists(os.path.join(d, f)):
+            an.die(f"{os.path.join(d, f)} is missing: the cover letter quotes it")
+    with open(os.path.join(d, "summary.csv"), newline="") as f:
+        rows = {(r["workload"], r["metric"], r["arm"]): r for r in csv.DictReader(f)}
+    prof = an.profiles(an.read_rows([os.path.join(d, "raw.csv")]))
+    base = an.DEFS["BASELINE_ARM"][0]
+    arms = ["off"] + an.DEFS["POLICIES"]
+    workloads = {}
+    for w, m, _ in TABLES:
+        if any(k[:2] == (w, m) for k in rows):
+            workloads.setdefault(w, []).append(m)
+
+    def mean(r, a):
+        s = f"{float(r['mean']):.4g}"
+        lo, hi = r["ci95_lo_pct"], r["ci95_hi_pct"]
+        if a != base and lo != "" and not float(lo) <= 0 <= float(hi):
+            s += f" ({float(r[f'delta_pct_vs_{base}']):+.1f}%)"
+        return s
+
+    out = []
+    for w, metrics in workloads.items():
+        units = [rows[next(k for k in rows if k[:2] == (w, m))] for m in metrics]
+        out += [f"{w}, mean " + ", ".join(f"{m} ({u['unit']}, {u['better']} is better)"
+                                          for m, u in zip(metrics, units)) + ":", "",
+                "| arm | " + " | ".join(metrics) + " | " +
+                " | ".join(h for h, _ in COVER_FIGURES) + " |",
+                "|---|" + "--:|" * (len(metrics) + len(COVER_FIGURES))]
+        for a in arms:
+            if not all((w, m, a) in rows for m in metrics):
+                continue
+            cells = [mean(rows[(w, m, a)], a) for m in metrics]
+            for _, i in COVER_FIGURES:
+                v = prof.get(w, {}).get(a, [(None, 0)] * len(an.PROFILE_FIGURES))[i][0]
+                fmt = an.PROFILE_FIGURES[i][1]
+                cells.append("-" if v is None else f"{100 * v:.1f}%" if fmt == "share"
+                             else format(v, fmt))
+            out.append(f"| {a} | " + " | ".join(cells) + " |")
+        out.append("")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("root", help="results/reference")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--check", action="store_true", help="exit 1 if README.md differs")
     g.add_argument("--write", action="store_true", help="put the tables in README.md")
+    g.add_argument("--cover", metavar="TOPOLOGY", help="print the cover letter's tables")
     args = ap.parse_args()
+    if args.cover:
+        print("\n".join(cover(args.root, args.cover)))
+        return
     new = tables(args.root)
     if not (args.check or args.write):
         print("\n".join(new))

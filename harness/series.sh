@@ -46,19 +46,19 @@ table_of() {
 }
 
 # The cover letter: series/cover-letter with @BENCH_TABLE@ replaced by the
-# flat reference run's summary and @PLACEMENT_TABLE@ by llc2's placement
-# profile of pipe, in place of format-patch's SUBJECT/BLURB markers.
+# flat reference run's times with their placement (bench/reftables.py
+# --cover) and @PLACEMENT_TABLE@ by llc2's placement profile of pipe, in
+# place of format-patch's SUBJECT/BLURB markers.
 cover_letter() {
 	local letter=$1 ref="$REPO/results/reference" blurb f
-	for f in flat/table.md llc2/table.md; do
+	for f in flat/summary.csv flat/raw.csv llc2/table.md; do
 		[ -s "$ref/$f" ] || die "results/reference/$f is missing: the cover letter quotes it"
 	done
 	blurb=$(mktemp)
 	{
 		sed -n '3,/@BENCH_TABLE@/p' "$REPO/series/cover-letter" | sed '$d'
-		head -1 "$ref/flat/table.md" | sed 's/^# //'
-		echo
-		sed -n '/^## Summary/,/^## [^S]/p' "$ref/flat/table.md" | sed '1d;$d'
+		"$PYTHON" "$REPO/bench/reftables.py" --cover flat "$ref" ||
+			die "bench/reftables.py could not make the cover letter's tables"
 		sed -n '/@BENCH_TABLE@/,/@PLACEMENT_TABLE@/p' "$REPO/series/cover-letter" | sed '1d;$d'
 		table_of "$ref/llc2/table.md" "#### pipe: placement profile (mean over runs; op: a round trip)" |
 			sed 's/^#### //'
