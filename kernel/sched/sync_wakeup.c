@@ -68,10 +68,10 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu)
 	st->counts.decided[d->verdict][sync_wakeup_landing(cpu, dest_cpu)]++;
 	st->counts.contexts[d->ctx]++;
 	raw_write_seqcount_end(&st->seq);
-	trace_sched_sync_wakeup_tp(p, d->policy, d->verdict, d->ctx, d->sync,
-				   cpu, d->prev_cpu, d->affine_cpu, dest_cpu);
-	trace_sched_sync_wakeup(p, d->policy, d->verdict, d->ctx, d->sync, cpu,
-				d->prev_cpu, d->affine_cpu, dest_cpu);
+	trace_sched_sync_wakeup_tp(p, d->policy, d->verdict, d->ctx,
+				   d->prev_cpu, d->affine_cpu, dest_cpu);
+	trace_sched_sync_wakeup(p, d->policy, d->verdict, d->ctx, d->prev_cpu,
+				d->affine_cpu, dest_cpu);
 	if (d->waker)
 		sync_promise_make(current);
 }

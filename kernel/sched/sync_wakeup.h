@@ -123,7 +123,6 @@ struct sync_wakeup_decision {
 	u8			policy;
 	u8			verdict;
 	u8			ctx;
-	u8			sync;
 	u8			gen;		/* sync_wakeup_generation */
 	bool			waker;		/* current made a promise */
 	int			prev_cpu;
@@ -199,9 +198,11 @@ static inline void sync_promise_end(struct task_struct *w,
 		this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_BROKEN]);
 		schedstat_inc(w->stats.nr_sync_promises_broken);
 	}
-	trace_sched_sync_promise_tp(w, cause, (u64)ran << 10,
-				    (u64)limit << 10);
-	trace_sched_sync_promise(w, cause, (u64)ran << 10, (u64)limit << 10);
+	trace_sched_sync_promise_tp(w, cause, (u64)ran << 10, (u64)limit << 10,
+				    w->sync_promise_history,
+				    w->sync_promise_count);
+	trace_sched_sync_promise(w, cause, (u64)ran << 10, (u64)limit << 10,
+				 w->sync_promise_history, w->sync_promise_count);
 }
 
 /*

@@ -77,28 +77,17 @@ TRACE_DEFINE_ENUM(SYNC_PROMISE_AWAKE);
 		{ SYNC_PROMISE_LATE,			"late" },		\
 		{ SYNC_PROMISE_AWAKE,			"awake" })
 
-/*
- * A sync wakeup that SYNC_PAIR_AFFINE decided, once select_task_rq() has
- * chosen where the wakee @p goes: @policy is the policy that decided
- * (for reciprocal-strict and honest-waker, the one it applied), @verdict
- * its verdict, @ctx the context it was decided in, @sync the hint as the
- * rest of select_task_rq_fair() saw it, @affine_cpu what wake_affine()
- * chose (-1: it did not run) and @dest_cpu the result, after any fallback.
- * See Documentation/scheduler/sched-sync-wakeup.rst.
- */
+/* The arguments of sched_sync_wakeup_tp (include/trace/events/sched.h). */
 TRACE_EVENT(sched_sync_wakeup,
 	    TP_PROTO(struct task_struct *p, unsigned int policy,
-		     unsigned int verdict, unsigned int ctx, int sync,
-		     int this_cpu, int prev_cpu, int affine_cpu, int dest_cpu),
-	    TP_ARGS(p, policy, verdict, ctx, sync, this_cpu, prev_cpu,
-		    affine_cpu, dest_cpu),
+		     unsigned int verdict, unsigned int ctx, int prev_cpu,
+		     int affine_cpu, int dest_cpu),
+	    TP_ARGS(p, policy, verdict, ctx, prev_cpu, affine_cpu, dest_cpu),
 	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
 			     __field(pid_t, pid)
 			     __field(u8, policy)
 			     __field(u8, verdict)
 			     __field(u8, ctx)
-			     __field(u8, sync)
-			     __field(int, this_cpu)
 			     __field(int, prev_cpu)
 			     __field(int, affine_cpu)
 			     __field(int, dest_cpu)),
@@ -107,31 +96,22 @@ TRACE_EVENT(sched_sync_wakeup,
 			   __entry->policy = policy;
 			   __entry->verdict = verdict;
 			   __entry->ctx = ctx;
-			   __entry->sync = sync;
-			   __entry->this_cpu = this_cpu;
 			   __entry->prev_cpu = prev_cpu;
 			   __entry->affine_cpu = affine_cpu;
 			   __entry->dest_cpu = dest_cpu;),
-	    TP_printk("comm=%s pid=%d policy=%s verdict=%s ctx=%s sync=%d this_cpu=%d prev_cpu=%d affine_cpu=%d dest_cpu=%d",
+	    TP_printk("comm=%s pid=%d policy=%s verdict=%s ctx=%s prev_cpu=%d affine_cpu=%d dest_cpu=%d",
 		      __entry->comm, __entry->pid,
 		      show_sync_policy(__entry->policy),
 		      show_sync_verdict(__entry->verdict),
-		      show_sync_ctx(__entry->ctx),
-		      __entry->sync, __entry->this_cpu, __entry->prev_cpu,
+		      show_sync_ctx(__entry->ctx), __entry->prev_cpu,
 		      __entry->affine_cpu, __entry->dest_cpu)
 );
 
-/*
- * The waker @p's promise to sleep, judged at its next decided sync wakeup
- * (the event comes before that decision's): @cause says how, @ran is the
- * runtime it was judged on and @limit the bound (both in ns, in 1024 ns
- * steps), @history its record after this outcome, the newest in bit 0, of
- * which honest-waker reads the last @count.
- */
+/* The arguments of sched_sync_promise_tp (include/trace/events/sched.h). */
 TRACE_EVENT(sched_sync_promise,
 	    TP_PROTO(struct task_struct *p, unsigned int cause, u64 ran,
-		     u64 limit),
-	    TP_ARGS(p, cause, ran, limit),
+		     u64 limit, unsigned int history, unsigned int count),
+	    TP_ARGS(p, cause, ran, limit, history, count),
 	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
 			     __field(pid_t, pid)
 			     __field(u8, cause)
@@ -142,16 +122,15 @@ TRACE_EVENT(sched_sync_promise,
 	    TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
 			   __entry->pid = p->pid;
 			   __entry->cause = cause;
-			   __entry->history = p->sync_promise_history;
-			   __entry->count = p->sync_promise_count;
+			   __entry->history = history;
+			   __entry->count = count;
 			   __entry->ran = ran;
 			   __entry->limit = limit;),
-	    TP_printk("comm=%s pid=%d kept=%d cause=%s ran=%llu limit=%llu history=0x%02x count=%u",
+	    TP_printk("comm=%s pid=%d cause=%s history=0x%02x count=%u ran=%llu limit=%llu",
 		      __entry->comm, __entry->pid,
-		      __entry->cause == SYNC_PROMISE_SLEPT,
 		      show_sync_promise_cause(__entry->cause),
-		      __entry->ran, __entry->limit, __entry->history,
-		      __entry->count)
+		      __entry->history, __entry->count, __entry->ran,
+		      __entry->limit)
 );
 
 #endif /* _TRACE_SCHED_SYNC_WAKEUP_H */

@@ -436,29 +436,34 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size)
 
 /*
  * The events over the kernel's bare tracepoints, made with the fprobe "t:"
- * lines Documentation/scheduler/sched-sync-wakeup.rst gives (FPROBE_EVENTS
- * and BTF), where the kernel has no sched:sched_sync_wakeup event of its
- * own. Same names and fields; the enums print as numbers.
+ * lines of Documentation/scheduler/sched-sync-wakeup.rst (FPROBE_EVENTS and
+ * BTF) in a group of the tests' own, where the kernel has no events of its
+ * own in "sched". Same names and fields; the enums print as numbers.
  */
 static const char * const sw_tprobes[] = {
-	"t:sched/sched_sync_wakeup sched_sync_wakeup_tp comm=p->comm:string pid=p->pid policy verdict ctx sync this_cpu prev_cpu affine_cpu dest_cpu",
-	"t:sched/sched_sync_promise sched_sync_promise_tp comm=p->comm:string pid=p->pid cause history=p->sync_promise_history:x8 count=p->sync_promise_count ran limit",
+	"t:" SW_TPROBE_GROUP "/" SW_EVENT " sched_sync_wakeup_tp comm=p->comm:string pid=p->pid policy verdict ctx prev_cpu affine_cpu dest_cpu",
+	"t:" SW_TPROBE_GROUP "/" SW_PROMISE_EVENT " sched_sync_promise_tp comm=p->comm:string pid=p->pid cause history=history:x8 count ran limit",
 };
 
 #define SW_DYNAMIC_EVENTS	SW_TRACEFS "/dynamic_events"
 
+/* The group of the events in use: "sched" or SW_TPROBE_GROUP. */
+static char sw_event_enable[128] = SW_TRACEFS "/events/sched/" SW_EVENT "/enable";
+static char sw_promise_enable[128] = SW_TRACEFS "/events/sched/" SW_PROMISE_EVENT "/enable";
+
 /*
- * Remove the events sw_trace_events() made, once disabled and read: the
- * trace cannot print an entry whose event is gone. Fails harmlessly on the
- * kernel's own events.
+ * Remove the tests' "t:" events, if any: once read, as the trace cannot
+ * print an entry whose event is gone; and before making them, in case a
+ * failed test left them behind, enabled.
  */
 static void sw_tprobes_remove(void)
 {
-	sw_write_str(SW_DYNAMIC_EVENTS, "-:sched/sched_sync_wakeup");
-	sw_write_str(SW_DYNAMIC_EVENTS, "-:sched/sched_sync_promise");
+	sw_write_str(SW_TRACEFS "/events/" SW_TPROBE_GROUP "/enable", "0");
+	sw_write_str(SW_DYNAMIC_EVENTS, "-:" SW_TPROBE_GROUP "/" SW_EVENT);
+	sw_write_str(SW_DYNAMIC_EVENTS, "-:" SW_TPROBE_GROUP "/" SW_PROMISE_EVENT);
 }
 
-/* Append @line to dynamic_events: sw_write_str() would truncate it. */
+/* Append @line to dynamic_events, which O_APPEND keeps the others of. */
 static int sw_tprobe_add(const char *line)
 {
 	int fd = open(SW_DYNAMIC_EVENTS, O_WRONLY | O_APPEND | O_CLOEXEC);
@@ -473,32 +478,67 @@ static int sw_tprobe_add(const char *line)
 	return n < 0 ? n : 0;
 }
 
+static bool sw_kernel_events(void)
+{
+	return sw_exists(SW_TRACEFS "/events/sched/" SW_EVENT "/enable") &&
+	       sw_exists(SW_TRACEFS "/events/sched/" SW_PROMISE_EVENT "/enable");
+}
+
+/*
+ * Whether the kernel can give the events: its own, or "t:" events over the
+ * tracepoints, which need fprobe events (tracefs' README lists "t:") and
+ * BTF for the arguments by name. Mounts tracefs if it is not. 0 if so, 1
+ * to skip, -1 to fail, with why in @why.
+ */
+int sw_trace_available(char *why, size_t size)
+{
+	char readme[16384];
+	int err = sw_tracefs_mount();
+
+	if (err) {
+		snprintf(why, size, "cannot mount tracefs: %s", strerror(-err));
+		return -1;
+	}
+	if (sw_kernel_events())
+		return 0;
+	if (sw_read_file(SW_TRACEFS "/README", readme, sizeof(readme)) < 0 ||
+	    !strstr(readme, "t[:[<group>/][<event>]] <tracepoint>") ||
+	    !sw_exists("/sys/kernel/btf/vmlinux")) {
+		snprintf(why, size, "no %s event, and no fprobe events with BTF to make one (config)",
+			 SW_EVENT);
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * Make sure sched_sync_wakeup and sched_sync_promise exist: the kernel's
- * trace events, or "t:" events that sw_trace_stop() removes. Mounts
- * tracefs if it is not. Returns 0, -ENOENT if the kernel can give
- * neither, or another -errno.
+ * trace events, or "t:" events that sw_trace_stop() removes. Returns 0,
+ * -EOPNOTSUPP if the kernel can give neither, or another -errno.
  */
 static int sw_trace_events(void)
 {
+	char why[160];
 	size_t i;
 	int err;
 
-	err = sw_tracefs_mount();
+	err = sw_trace_available(why, sizeof(why));
 	if (err)
-		return err;
-	if (sw_exists(SW_EVENT_DIR "/enable") && sw_exists(SW_PROMISE_DIR "/enable"))
+		return err > 0 ? -EOPNOTSUPP : -EIO;
+	if (sw_kernel_events())
 		return 0;
-	if (!sw_exists(SW_DYNAMIC_EVENTS))
-		return -ENOENT;
+	sw_tprobes_remove();
 	for (i = 0; i < ARRAY_SIZE(sw_tprobes); i++) {
 		err = sw_tprobe_add(sw_tprobes[i]);
 		if (err) {
 			sw_tprobes_remove();
-			/* No FPROBE_EVENTS, no BTF or no such tracepoint */
-			return err == -EINVAL || err == -ENOENT ? -ENOENT : err;
+			return err;
 		}
 	}
+	snprintf(sw_event_enable, sizeof(sw_event_enable), "%s",
+		 SW_TRACEFS "/events/" SW_TPROBE_GROUP "/" SW_EVENT "/enable");
+	snprintf(sw_promise_enable, sizeof(sw_promise_enable), "%s",
+		 SW_TRACEFS "/events/" SW_TPROBE_GROUP "/" SW_PROMISE_EVENT "/enable");
 	return 0;
 }
 
@@ -514,8 +554,8 @@ static const char * const sw_trace_files[SW_TRACE_NR_SAVED] = {
 	SW_SWITCH_DIR "/enable",
 	SW_MIGRATE_DIR "/enable",
 	SW_FORK_DIR "/enable",
-	SW_EVENT_DIR "/enable",
-	SW_PROMISE_DIR "/enable",
+	sw_event_enable,
+	sw_promise_enable,
 	SW_TRACEFS "/trace_clock",
 	SW_TRACEFS "/buffer_size_kb",
 	SW_TRACEFS "/tracing_on",
@@ -533,21 +573,24 @@ int sw_tracefs_mount(void)
 }
 
 /*
- * The names of the own fields of the event in tracefs directory @dir, those
- * after the common_* ones, in order and separated by spaces, into @buf.
- * Returns 0, -ENOENT without the event, or another -errno.
+ * The names of the own fields of @event (SW_EVENT or SW_PROMISE_EVENT),
+ * those after the common_* ones, in order and separated by spaces, into
+ * @buf. Returns 0, -EOPNOTSUPP if the kernel cannot give the event, or
+ * another -errno.
  */
-int sw_trace_fields(const char *dir, char *buf, size_t size)
+int sw_trace_fields(const char *event, char *buf, size_t size)
 {
-	char path[256];
-	char fmt[4096], *line, *save, *name, *end;
+	char fmt[4096], path[160], *line, *save, *name, *end;
+	const char *enable;
 	size_t off = 0;
 	int err;
 
 	err = sw_trace_events();
 	if (err)
 		return err;
-	snprintf(path, sizeof(path), "%s/format", dir);
+	enable = strcmp(event, SW_EVENT) ? sw_promise_enable : sw_event_enable;
+	snprintf(path, sizeof(path), "%.*s/format",
+		 (int)(strlen(enable) - strlen("/enable")), enable);
 	err = sw_read_file(path, fmt, sizeof(fmt)) < 0 ? -ENOENT : 0;
 	sw_tprobes_remove();
 	if (err)
@@ -613,8 +656,8 @@ static int sw_trace_save(int i)
  * and the wakeup it leads to are on different CPUs, so the trace must order
  * events across CPUs exactly: the "counter" clock numbers events as they are
  * reserved. ("global" put a wakeup before its decision twice in about
- * 30,000 pairs under QEMU TCG.) Returns 0, -ENOENT if the kernel has no
- * sched_sync_wakeup event and cannot make one, or another -errno.
+ * 30,000 pairs under QEMU TCG.) Returns 0, -EOPNOTSUPP if the kernel can
+ * give no sched_sync_wakeup event, or another -errno.
  */
 int sw_trace_start(void)
 {
@@ -628,8 +671,8 @@ int sw_trace_start(void)
 		{ SW_SWITCH_DIR "/enable", "1" },
 		{ SW_MIGRATE_DIR "/enable", "1" },
 		{ SW_FORK_DIR "/enable", "1" },
-		{ SW_EVENT_DIR "/enable", "1" },
-		{ SW_PROMISE_DIR "/enable", "1" },
+		{ sw_event_enable, "1" },
+		{ sw_promise_enable, "1" },
 	};
 	size_t i;
 	int fd, err;
@@ -923,13 +966,14 @@ static void sw_trace_enum(char *buf, size_t size, const char * const *names, int
 		snprintf(buf, size, "%s", names[v]);
 }
 
+static int sw_trace_cpu(const struct sw_trace_parse *tp, const char *line);
+
 /*
  * One sched_sync_wakeup event, its fields from " pid=" on in @f. The rules
  * every decided sync wakeup follows, whatever the timing:
  *   the policy is the one set (reciprocal-strict: reciprocal-only or
  *   no-sync; honest-waker: hint-only or no-sync too), the verdict one that
  *   policy gives;
- *   a hint_dropped wakeup went on with sync 0, every other one with 1;
  *   a kept wakee goes to the waker CPU, which wake_affine() chose or which
  *   was the wakee's previous CPU;
  *   the wakee's next sched_wakeup is on dest_cpu (checked there);
@@ -944,17 +988,17 @@ static void sw_trace_enum(char *buf, size_t size, const char * const *names, int
 static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 			      const char *comm, size_t comm_len, const char *f)
 {
-	int pid, sync, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, record, ctx, n = 0;
+	int pid, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, record, ctx;
 	struct sw_trace *out = tp->out;
 	pid_t waker = 0, promiser;
 	bool ours;
 	char policy[32], verdict[32], cname[16];
 	const char *rule;
 
-	if (sscanf(f, " pid=%d policy=%31s verdict=%31s ctx=%15s sync=%d%n",
-		   &pid, policy, verdict, cname, &sync, &n) != 5 || !n ||
-	    sscanf(f + n, " this_cpu=%d prev_cpu=%d affine_cpu=%d dest_cpu=%d",
-		   &this_cpu, &prev_cpu, &affine_cpu, &dest_cpu) != 4 ||
+	/* Fired on the waker's CPU, which the line names. */
+	this_cpu = sw_trace_cpu(tp, line);
+	if (sscanf(f, " pid=%d policy=%31s verdict=%31s ctx=%15s prev_cpu=%d affine_cpu=%d dest_cpu=%d",
+		   &pid, policy, verdict, cname, &prev_cpu, &affine_cpu, &dest_cpu) != 7 ||
 	    pid <= 0 || pid > tp->pid_max || this_cpu < 0 || this_cpu >= tp->nr_cpus ||
 	    dest_cpu < 0 || dest_cpu >= tp->nr_cpus) {
 		sw_trace_wrong(tp, line, "cannot parse");
@@ -1003,7 +1047,7 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		if (tp->stacks[i].wakee != pid)
 			continue;
 		if (!tp->stacks[i].end) {
-			tp->stacks[i].unhinted = !sync;
+			tp->stacks[i].unhinted = v == SW_HINT_DROPPED;
 			tp->stacks[i].affine_cpu = affine_cpu;
 		}
 		break;
@@ -1041,8 +1085,6 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		sw_trace_wrong(tp, line, "policy %s while %s is set", policy, tp->policy);
 	else if (!(sw_policy_verdicts(policy) & SW_STAT_BIT(v)))
 		sw_trace_wrong(tp, line, "%s never gives verdict %s", policy, verdict);
-	else if (sync != (v != SW_HINT_DROPPED))
-		sw_trace_wrong(tp, line, "verdict %s with sync=%d", verdict, sync);
 	else if (v == SW_KEPT && dest_cpu != this_cpu)
 		sw_trace_wrong(tp, line, "kept, but not on the waker CPU");
 	else if (v == SW_KEPT && affine_cpu != this_cpu &&
@@ -1061,8 +1103,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 
 /*
  * One sched_sync_promise event, @comm the waker's, its fields from " pid="
- * on in @f: kept is what "slept" gives, and a waker that blocked was judged
- * by whether it ran more than the limit first (the lazy rule, replayed).
+ * on in @f: a waker that blocked was judged by whether it ran more than
+ * the limit first (the lazy rule, replayed).
  * For a task named as this process whose promise the trace holds, "awake"
  * (nvcsw did not move) means no sched_switch shows it blocked since, and
  * only then (none of them takes a signal, which would move nvcsw on a
@@ -1079,17 +1121,13 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 		[SW_PROMISE_LATE] = "late",
 		[SW_PROMISE_AWAKE] = "awake",
 	};
-	int pid, kept, history, count, before, want, c;
+	int pid, history, count, before, want, c;
 	unsigned long long ran, limit;
 	char cause[16];
 	bool slept, blocked, sure;
 
-	/* A "t:" event has no kept, and its fields in their own order. */
-	kept = -1;
-	if ((sscanf(f, " pid=%d kept=%d cause=%15s ran=%llu limit=%llu history=%x count=%d",
-		    &pid, &kept, cause, &ran, &limit, &history, &count) != 7 &&
-	     sscanf(f, " pid=%d cause=%15s history=%x count=%d ran=%llu limit=%llu",
-		    &pid, cause, &history, &count, &ran, &limit) != 6) ||
+	if (sscanf(f, " pid=%d cause=%15s history=%x count=%d ran=%llu limit=%llu",
+		   &pid, cause, &history, &count, &ran, &limit) != 6 ||
 	    pid <= 0 || pid > tp->pid_max || history < 0 || history > 0xff) {
 		sw_trace_wrong(tp, line, "cannot parse");
 		return;
@@ -1101,14 +1139,10 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 		sw_trace_wrong(tp, line, "unknown cause %s", cause);
 		return;
 	}
-	if (kept < 0)
-		kept = c == SW_PROMISE_SLEPT;
 	slept = c == SW_PROMISE_SLEPT;
 	blocked = tp->promise[pid] & SW_BLOCKED;
 	sure = (tp->promise[pid] & (SW_PROMISED | SW_UNSURE)) == SW_PROMISED;
-	if (kept != slept)
-		sw_trace_wrong(tp, line, "kept=%d by %s", kept, cause);
-	else if (slept && ran > limit)
+	if (slept && ran > limit)
 		sw_trace_wrong(tp, line, "kept, but ran %llu ns, past the limit %llu", ran, limit);
 	else if (c == SW_PROMISE_LATE && ran <= limit)
 		sw_trace_wrong(tp, line, "late, but ran %llu ns, under the limit %llu", ran, limit);
@@ -1140,7 +1174,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 	before = tp->record;
 	want = before >> 8 < SW_PROMISE_HISTORY ? (before >> 8) + 1 : SW_PROMISE_HISTORY;
 	if (before >= 0 &&
-	    (history != (((before & 0xff) << 1 | kept) & 0xff) || count != want))
+	    (history != (((before & 0xff) << 1 | slept) & 0xff) || count != want))
 		sw_trace_wrong(tp, line, "record 0x%02x of %d after 0x%02x of %d",
 			       history, count, before & 0xff, before >> 8);
 	tp->record = history | count << 8;
@@ -1809,8 +1843,8 @@ bool sw_restore_initial_state(void)
 
 /*
  * What a test that moves the knobs needs: root, the interface (debugfs
- * included) and two CPUs to choose between. 0 if all are there; 1 to
- * skip, -1 to fail, with why in @why.
+ * included), two CPUs to choose between and the events that witness the
+ * decisions. 0 if all are there; 1 to skip, -1 to fail, with why in @why.
  */
 int sw_test_needs(char *why, size_t size)
 {
@@ -1833,7 +1867,7 @@ int sw_test_needs(char *why, size_t size)
 		snprintf(why, size, "needs 2 CPUs to choose between, have %d", cpus);
 		return 1;
 	}
-	return 0;
+	return sw_trace_available(why, size);
 }
 
 /* A PREEMPT_RT kernel says so in its version (scripts/mkcompile_h). */

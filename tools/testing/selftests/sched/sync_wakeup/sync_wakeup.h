@@ -156,8 +156,10 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
 /* ---- the sched:sched_sync_wakeup and sched_sync_promise events ------ */
 
 #define SW_TRACEFS		"/sys/kernel/tracing"
-#define SW_EVENT_DIR		SW_TRACEFS "/events/sched/sched_sync_wakeup"
-#define SW_PROMISE_DIR		SW_TRACEFS "/events/sched/sched_sync_promise"
+/* The kernel's events in "sched", or "t:" events in SW_TPROBE_GROUP. */
+#define SW_EVENT		"sched_sync_wakeup"
+#define SW_PROMISE_EVENT	"sched_sync_promise"
+#define SW_TPROBE_GROUP		"sync_wakeup_selftest"
 #define SW_WAKEUP_DIR		SW_TRACEFS "/events/sched/sched_wakeup"
 #define SW_WAKING_DIR		SW_TRACEFS "/events/sched/sched_waking"
 #define SW_WAKEUP_NEW_DIR	SW_TRACEFS "/events/sched/sched_wakeup_new"
@@ -271,7 +273,8 @@ struct sw_trace {
 };
 
 int sw_tracefs_mount(void);
-int sw_trace_fields(const char *dir, char *buf, size_t size);
+int sw_trace_available(char *why, size_t size);
+int sw_trace_fields(const char *event, char *buf, size_t size);
 int sw_trace_start(void);
 int sw_trace_stop(const char *policy, struct sw_trace *out);
 int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out);

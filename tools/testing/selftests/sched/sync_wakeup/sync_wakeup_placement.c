@@ -289,7 +289,7 @@ static void run_pingpong(struct __test_metadata *_metadata, const char *label,
 	ASSERT_EQ(0, err) TH_LOG("/proc/self/sched: %s", strerror(-err));
 	t[0] = sw_now_us();
 	err = sw_window_start(on, &window);
-	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT_DIR, strerror(-err));
+	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
 	t[1] = sw_now_us();
 	err = sw_pingpong_run(WARMUP_ROUNDS, rounds, flags, &a->st, &a->pp);
 	t[2] = sw_now_us();
@@ -669,7 +669,7 @@ static void run_fanout(struct __test_metadata *_metadata, const char *policy,
 	err = own_promises(&before);
 	ASSERT_EQ(0, err) TH_LOG("/proc/self/sched: %s", strerror(-err));
 	err = sw_window_start(true, &window);
-	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT_DIR, strerror(-err));
+	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
 	err = sw_fanout_run(FANOUT_READERS, FANOUT_ROUNDS, FANOUT_PAUSE_US, round_robin,
 			    &a->st, &fo);
 	terr = sw_window_stop(policy, getpid(), &window, &a->trace);
@@ -940,7 +940,7 @@ static void expect_pinned_pair(struct __test_metadata *_metadata, int home_b, bo
 		memset(&arm, 0, sizeof(arm));
 		ASSERT_EQ(0, sw_policy_set(policies[p]));
 		err = sw_window_start(true, &window);
-		ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT_DIR, strerror(-err));
+		ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
 		err = pinned_pair_run(a, b, home_b ? b : a, hog, PINNED_ROUNDS);
 		ASSERT_EQ(0, sw_window_stop(policies[p], getpid(), &window, &arm.trace));
 		ASSERT_EQ(0, err) TH_LOG("pinned pair: %s", strerror(-err));
@@ -1178,7 +1178,7 @@ TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 	memset(&a, 0, sizeof(a));
 	ASSERT_EQ(0, sw_policy_set("honest-waker"));
 	err = sw_window_start(true, &window);
-	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT_DIR, strerror(-err));
+	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
 	err = sw_pingpong_run(0, PHASE_ROUNDS, SW_PP_ANSWER_ASLEEP, NULL, &pp);
 	if (!err)
 		err = sw_fanout_run(FANOUT_READERS, PHASE_ROUNDS, FANOUT_PAUSE_US, true, &st, &fo);
