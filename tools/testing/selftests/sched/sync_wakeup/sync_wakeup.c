@@ -441,8 +441,10 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size)
  * own in "sched". Same names and fields; the enums print as numbers.
  */
 static const char * const sw_tprobes[] = {
-	"t:" SW_TPROBE_GROUP "/" SW_EVENT " sched_sync_wakeup_tp comm=p->comm:string pid=p->pid policy verdict ctx prev_cpu affine_cpu dest_cpu",
-	"t:" SW_TPROBE_GROUP "/" SW_PROMISE_EVENT " sched_sync_promise_tp comm=p->comm:string pid=p->pid cause history=history:x8 count ran limit",
+	"t:" SW_TPROBE_GROUP "/" SW_EVENT
+	" sched_sync_wakeup_tp comm=p->comm:string pid=p->pid policy verdict ctx prev_cpu affine_cpu dest_cpu",
+	"t:" SW_TPROBE_GROUP "/" SW_PROMISE_EVENT
+	" sched_sync_promise_tp comm=p->comm:string pid=p->pid cause history=history:x8 count ran limit",
 };
 
 #define SW_DYNAMIC_EVENTS	SW_TRACEFS "/dynamic_events"
@@ -504,7 +506,7 @@ int sw_trace_available(char *why, size_t size)
 	if (sw_read_file(SW_TRACEFS "/README", readme, sizeof(readme)) < 0 ||
 	    !strstr(readme, "t[:[<group>/][<event>]] <tracepoint>") ||
 	    !sw_exists("/sys/kernel/btf/vmlinux")) {
-		snprintf(why, size, "no %s event, and no fprobe events with BTF to make one (config)",
+		snprintf(why, size, "no %s event, nor fprobe events with BTF to make one",
 			 SW_EVENT);
 		return 1;
 	}
@@ -988,6 +990,8 @@ static int sw_trace_cpu(const struct sw_trace_parse *tp, const char *line);
 static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 			      const char *comm, size_t comm_len, const char *f)
 {
+	static const char fmt[] =
+		" pid=%d policy=%31s verdict=%31s ctx=%15s prev_cpu=%d affine_cpu=%d dest_cpu=%d";
 	int pid, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, record, ctx;
 	struct sw_trace *out = tp->out;
 	pid_t waker = 0, promiser;
@@ -997,8 +1001,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 
 	/* Fired on the waker's CPU, which the line names. */
 	this_cpu = sw_trace_cpu(tp, line);
-	if (sscanf(f, " pid=%d policy=%31s verdict=%31s ctx=%15s prev_cpu=%d affine_cpu=%d dest_cpu=%d",
-		   &pid, policy, verdict, cname, &prev_cpu, &affine_cpu, &dest_cpu) != 7 ||
+	if (sscanf(f, fmt, &pid, policy, verdict, cname, &prev_cpu, &affine_cpu,
+		   &dest_cpu) != 7 ||
 	    pid <= 0 || pid > tp->pid_max || this_cpu < 0 || this_cpu >= tp->nr_cpus ||
 	    dest_cpu < 0 || dest_cpu >= tp->nr_cpus) {
 		sw_trace_wrong(tp, line, "cannot parse");
