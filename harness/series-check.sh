@@ -6,6 +6,9 @@
 #     the series adds has a maintainer;
 #   - the test kernel builds and boots after each patch in turn
 #     (bisectability), the feature on under every policy it has then;
+#   - after the last posted patch, the posted selftests pass on the bench
+#     config with their own config (fprobe events, BTF): through the "t:"
+#     events they make, as without the not-posted trace events;
 #   - kernel/sched/ builds with W=1 and sparse (C=1) in the bench config
 #     and with SMP (and so SCHED_SMT, which x86 ties to it), SCHED_DEBUG,
 #     SYSCTL, SCHEDSTATS and DEBUG_FS each turned off, with no warning the
@@ -150,6 +153,41 @@ for c in $(git -C "$am" rev-list --reverse base..HEAD); do
 		"$(tail -3 "$boot.log")"
 done
 head=$(git -C "$am" rev-parse HEAD)
+
+# The posted selftests where the posting leaves them: no trace events of
+# the kernel's own, so they make theirs over the tracepoints with the
+# document's "t:" lines, which needs their config (BTF: pahole, debug
+# info). The bench config keeps the build and the run short.
+tprobe="$work/check/kernel-tprobe"
+ks="$work/check/kselftest"
+mkdir -p "$tprobe"
+cp "$(kernel_dir bench)/.config" "$tprobe/.config"
+# shellcheck disable=SC2317 # called through timed
+tprobe_build() {
+	"$am/scripts/kconfig/merge_config.sh" -m -O "$tprobe" "$tprobe/.config" \
+		"$am/tools/testing/selftests/sched/sync_wakeup/config" &&
+		make -C "$am" O="$tprobe" olddefconfig &&
+		make -C "$am" O="$tprobe" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage &&
+		rm -rf "$ks" &&
+		make -C "$am/tools/testing/selftests" O="$work/check/selftests" \
+			TARGETS=sched/sync_wakeup INSTALL_PATH="$ks" install
+}
+timed "build the bench kernel with the posted selftests' config" tprobe_build \
+	>"$results/tprobe-build.log" 2>&1 && rc=0 || rc=1
+grep -q '^CONFIG_PROBE_EVENTS_BTF_ARGS=y' "$tprobe/.config" || rc=1
+tap "$rc" "the bench kernel builds with the posted selftests' config (fprobe events, BTF) after the last posted patch" \
+	"$(grep -E 'error|BTF' "$results/tprobe-build.log" | tail -5)"
+if [ "$rc" = 0 ]; then
+	boot="$results/boot-tprobe"
+	timed "posted selftests" as_typed KERNEL="$tprobe/arch/x86/boot/bzImage" FLAVOUR=bench TOPO=flat \
+		OUT="$boot" TIMEOUT=1800 CMD="mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+		! ls /sys/kernel/tracing/events/sched | grep sched_sync_ && cd $ks/sched/sync_wakeup &&
+		for t in sync_wakeup_iface sync_wakeup_placement sync_wakeup_promise; do
+			./\$t || exit 1
+		done" "$REPO/vm/run.sh" >"$boot.log" 2>&1 && rc=0 || rc=1
+	tap "$rc" "the posted selftests pass on it, through their own \"t:\" events" \
+		"$(grep -E '^(not ok|# Totals)' "$boot.log" | tail -6)"
+fi
 
 # sparse: Debian's package, if the archive has it.
 sparse=C=1
