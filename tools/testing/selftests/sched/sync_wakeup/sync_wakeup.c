@@ -489,7 +489,8 @@ static bool sw_kernel_events(void)
 /*
  * Whether the kernel can give the events: its own, or "t:" events over the
  * tracepoints, which need fprobe events (tracefs' README lists "t:") and
- * BTF for the arguments by name. Mounts tracefs if it is not. 0 if so, 1
+ * BTF for the arguments by name (it lists "<argname>", and vmlinux's BTF
+ * is there). Mounts tracefs if it is not. 0 if so, 1
  * to skip, -1 to fail, with why in @why.
  */
 int sw_trace_available(char *why, size_t size)
@@ -505,7 +506,7 @@ int sw_trace_available(char *why, size_t size)
 		return 0;
 	if (sw_read_file(SW_TRACEFS "/README", readme, sizeof(readme)) < 0 ||
 	    !strstr(readme, "t[:[<group>/][<event>]] <tracepoint>") ||
-	    !sw_exists("/sys/kernel/btf/vmlinux")) {
+	    !strstr(readme, "<argname>") || !sw_exists("/sys/kernel/btf/vmlinux")) {
 		snprintf(why, size, "no %s event, nor fprobe events with BTF to make one",
 			 SW_EVENT);
 		return 1;

@@ -146,24 +146,26 @@ static void log_trace(struct __test_metadata *_metadata, const char *label,
  * Run pipe ping-pongs of PIPE_ROUNDS with the feature on until @want of
  * this process' promises were judged meanwhile (/proc/self/sched), at
  * most PIPE_RUNS of them: a wakeup of a wakee still queued is not decided,
- * so how many round trips that takes depends on the timing. Returns how
- * many were judged.
+ * so how many round trips that takes depends on the timing. How many were
+ * judged goes to *@judged. Returns 0 or -errno, and asserts nothing, so
+ * that a caller tracing meanwhile stops the trace first.
  */
-static long pipe_promises(struct __test_metadata *_metadata, long want)
+static int pipe_promises(long want, long *judged)
 {
 	struct sw_task_promises before, after;
 	struct sw_pingpong pp;
-	long judged = 0;
 	int err, i;
 
-	ASSERT_EQ(0, sw_task_promises(0, &before));
-	for (i = 0; i < PIPE_RUNS && judged < want; i++) {
+	*judged = 0;
+	err = sw_task_promises(0, &before);
+	for (i = 0; !err && i < PIPE_RUNS && *judged < want; i++) {
 		err = sw_pingpong_run(0, PIPE_ROUNDS, 0, NULL, &pp);
-		ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
-		ASSERT_EQ(0, sw_task_promises(0, &after));
-		judged = after.kept + after.broken - before.kept - before.broken;
+		if (!err)
+			err = sw_task_promises(0, &after);
+		if (!err)
+			*judged = after.kept + after.broken - before.kept - before.broken;
 	}
-	return judged;
+	return err;
 }
 
 /*
@@ -256,10 +258,11 @@ TEST_F_TIMEOUT(promise, fork_empty_exit_unjudged, PROMISE_TIMEOUT)
 	struct sw_trace t;
 	long judged;
 	pid_t pid;
-	int status;
+	int status, err;
 
 	ASSERT_EQ(0, sw_feature_set(true));
-	judged = pipe_promises(_metadata, SW_PROMISE_HISTORY);
+	err = pipe_promises(SW_PROMISE_HISTORY, &judged);
+	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	TH_LOG("parent: %ld promises judged before the fork", judged);
 	ASSERT_LE(SW_PROMISE_HISTORY, judged) TH_LOG("the parent's record is not full");
 
@@ -302,7 +305,8 @@ TEST_F_TIMEOUT(promise, toggle_starts_afresh, PROMISE_TIMEOUT)
 	int err;
 
 	ASSERT_EQ(0, sw_feature_set(true));
-	judged = pipe_promises(_metadata, SW_PROMISE_HISTORY);
+	err = pipe_promises(SW_PROMISE_HISTORY, &judged);
+	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	ASSERT_LE(SW_PROMISE_HISTORY, judged) TH_LOG("the record is not full");
 
 	ASSERT_EQ(0, sw_feature_set(true));
@@ -318,8 +322,9 @@ TEST_F_TIMEOUT(promise, toggle_starts_afresh, PROMISE_TIMEOUT)
 	ASSERT_EQ(0, sw_feature_set(false));
 	ASSERT_EQ(0, sw_feature_set(true));
 	ASSERT_EQ(0, sw_trace_start());
-	judged = pipe_promises(_metadata, SW_PROMISE_HISTORY + 1);
+	err = pipe_promises(SW_PROMISE_HISTORY + 1, &judged);
 	ASSERT_EQ(0, sw_trace_stop("honest-waker", &t));
+	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	tally(&t, 0, t.own, &c);
 	log_trace(_metadata, "off and on", &t, &c);
 	ASSERT_LT(SW_PROMISE_HISTORY, t.own);
