@@ -564,7 +564,28 @@ static const char * const sw_trace_files[SW_TRACE_NR_SAVED] = {
 	SW_TRACEFS "/tracing_on",
 };
 
-static char sw_trace_saved[SW_TRACE_NR_SAVED][32];
+/*
+ * Their values before sw_trace_start(), and whether they are to be put
+ * back. Shared with the test's parent, whose FIXTURE_TEARDOWN_PARENT()
+ * puts them back after a failed test: 6.12's harness can skip a child's
+ * teardown after a failed ASSERT (its "child" is not volatile across the
+ * longjmp; seen with gcc 12 -O2).
+ */
+struct sw_trace_saved {
+	bool changed;
+	char val[SW_TRACE_NR_SAVED][32];
+};
+
+static struct sw_trace_saved sw_trace_private, *sw_trace_saved = &sw_trace_private;
+
+static void __attribute__((constructor)) sw_trace_saved_share(void)
+{
+	void *p = mmap(NULL, sizeof(*sw_trace_saved), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p != MAP_FAILED)
+		sw_trace_saved = p;
+}
 
 /* Mount tracefs where it belongs, unless it is there. Returns 0 or -errno. */
 int sw_tracefs_mount(void)
@@ -645,10 +666,10 @@ static int sw_trace_save(int i)
 		/* buffer_size_kb may say "7 (expanded: 1408)" */
 		end = val + strcspn(val, "\n ");
 	}
-	if (!end || end == val || end - val >= (ptrdiff_t)sizeof(sw_trace_saved[i]))
+	if (!end || end == val || end - val >= (ptrdiff_t)sizeof(sw_trace_saved->val[i]))
 		return -EPROTO;
 	*end = '\0';
-	memcpy(sw_trace_saved[i], val, end - val + 1);
+	memcpy(sw_trace_saved->val[i], val, end - val + 1);
 	return 0;
 }
 
@@ -685,20 +706,51 @@ int sw_trace_start(void)
 		return err;
 	for (i = 0; i < SW_TRACE_NR_SAVED; i++) {
 		err = sw_trace_save(i);
-		if (err)
+		if (err) {
+			sw_tprobes_remove();
 			return err;
+		}
 	}
+	sw_trace_saved->changed = true;
 	for (i = 0; i < ARRAY_SIZE(set); i++) {
 		err = sw_write_str(set[i][0], set[i][1]);
 		if (err)
-			return err;
+			goto undo;
 	}
 	/* Opening "trace" for writing with O_TRUNC clears the buffer. */
 	fd = open(SW_TRACEFS "/trace", O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		err = -errno;
+		goto undo;
+	}
 	close(fd);
-	return sw_write_str(SW_TRACEFS "/tracing_on", "1");
+	err = sw_write_str(SW_TRACEFS "/tracing_on", "1");
+	if (!err)
+		return 0;
+undo:
+	sw_trace_restore();
+	return err;
+}
+
+/*
+ * Put back the trace settings sw_trace_start() changed and remove the
+ * tests' "t:" events. sw_trace_stop() does; a fixture's teardown calls it
+ * too, for a test that failed with the trace on. Returns 0, also when
+ * there was nothing to put back, or the first -errno.
+ */
+int sw_trace_restore(void)
+{
+	int i, ret, err = 0;
+
+	if (!sw_trace_saved->changed)
+		return 0;
+	sw_trace_saved->changed = false;
+	for (i = 0; i < SW_TRACE_NR_SAVED; i++) {
+		ret = sw_write_str(sw_trace_files[i], sw_trace_saved->val[i]);
+		err = err ? err : ret;
+	}
+	sw_tprobes_remove();
+	return err;
 }
 
 /* The index in sw_stat_names[] of a verdict as the event names it, or -1. */
@@ -1626,12 +1678,8 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 	    out->promises[SW_PROMISE_AWAKE])
 		sw_trace_wrong(&tp, "", "promises judged while the feature was off");
 
-	for (i = 0; i < SW_TRACE_NR_SAVED; i++) {
-		ret = sw_write_str(sw_trace_files[i], sw_trace_saved[i]);
-		err = err ? err : ret;
-	}
-	sw_tprobes_remove();
-	return err;
+	ret = sw_trace_restore();
+	return err ? err : ret;
 }
 
 /*

@@ -278,6 +278,7 @@ int sw_trace_fields(const char *event, char *buf, size_t size);
 int sw_trace_start(void);
 int sw_trace_stop(const char *policy, struct sw_trace *out);
 int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out);
+int sw_trace_restore(void);
 const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size);
 
 /*

@@ -685,7 +685,7 @@ FIXTURE_SETUP(fuzz)
 	ASSERT_TRUE(self->saved.have_policy) TH_LOG("cannot read %s", SW_POLICY_PATH);
 }
 
-FIXTURE_TEARDOWN(fuzz)
+FIXTURE_TEARDOWN_PARENT(fuzz)
 {
 	EXPECT_EQ(0, sw_restore(&self->saved));
 }

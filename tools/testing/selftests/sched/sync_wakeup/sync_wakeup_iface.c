@@ -101,7 +101,7 @@ FIXTURE_SETUP(policy)
 	ASSERT_TRUE(self->saved.have_policy) TH_LOG("cannot read %s", SW_POLICY_PATH);
 }
 
-FIXTURE_TEARDOWN(policy)
+FIXTURE_TEARDOWN_PARENT(policy)
 {
 	EXPECT_EQ(0, sw_restore(&self->saved));
 }
@@ -185,7 +185,7 @@ FIXTURE_SETUP(bad_write)
 	ASSERT_EQ(0, sw_policy_set(BAD_WRITE_BASELINE));
 }
 
-FIXTURE_TEARDOWN(bad_write)
+FIXTURE_TEARDOWN_PARENT(bad_write)
 {
 	EXPECT_EQ(0, sw_restore(&self->saved));
 }
@@ -235,7 +235,7 @@ FIXTURE_SETUP(sysctl)
 	ASSERT_TRUE(self->saved.have_policy);
 }
 
-FIXTURE_TEARDOWN(sysctl)
+FIXTURE_TEARDOWN_PARENT(sysctl)
 {
 	EXPECT_EQ(0, sw_restore(&self->saved));
 }
@@ -600,7 +600,7 @@ FIXTURE_SETUP(feature)
 	ASSERT_TRUE(self->saved.have_feature);
 }
 
-FIXTURE_TEARDOWN(feature)
+FIXTURE_TEARDOWN_PARENT(feature)
 {
 	EXPECT_EQ(0, sw_restore(&self->saved));
 }

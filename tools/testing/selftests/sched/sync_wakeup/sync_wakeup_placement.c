@@ -184,8 +184,9 @@ FIXTURE_SETUP(placement)
 	ASSERT_LE(0, self->limit) TH_LOG("%s: %s", SW_LIMIT_PATH, strerror(-self->limit));
 }
 
-FIXTURE_TEARDOWN(placement)
+FIXTURE_TEARDOWN_PARENT(placement)
 {
+	EXPECT_EQ(0, sw_trace_restore());
 	/* On by default, and nothing else here turns them off. */
 	if (self->wa_off) {
 		EXPECT_EQ(0, sw_write_str(SW_FEATURES_PATH, "WA_IDLE"));

@@ -73,8 +73,9 @@ FIXTURE_SETUP(promise)
 	ASSERT_LE(0, self->limit) TH_LOG("%s: %s", SW_LIMIT_PATH, strerror(-self->limit));
 }
 
-FIXTURE_TEARDOWN(promise)
+FIXTURE_TEARDOWN_PARENT(promise)
 {
+	EXPECT_EQ(0, sw_trace_restore());
 	if (self->limit >= 0)
 		EXPECT_LE(0, sw_limit_set(self->limit));
 	EXPECT_EQ(0, sw_restore(&self->saved));

@@ -205,8 +205,9 @@ FIXTURE_SETUP(rt)
 	ASSERT_EQ(0, sw_feature_set(true));
 }
 
-FIXTURE_TEARDOWN(rt)
+FIXTURE_TEARDOWN_PARENT(rt)
 {
+	EXPECT_EQ(0, sw_trace_restore());
 	EXPECT_EQ(0, sw_restore(&self->saved));
 }
 
