@@ -67,7 +67,7 @@ targets=${KTARGETS:-bzImage}
 log "building $flavour $targets ($(nproc) CPUs, ccache in $CCACHE_DIR)"
 start=$(date +%s)
 # shellcheck disable=SC2086 # several targets
-if ! make -s -C "$src" O="$out" -j"$(($(nproc) + 1))" CC="ccache gcc" $targets >"$out/build.log" 2>&1; then
+if ! kmake -s -C "$src" O="$out" $targets >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -20 >&2
 	die "kernel build failed: see $out/build.log"
 fi

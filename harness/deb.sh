@@ -110,8 +110,7 @@ build() {
 	mkdir -p "$dest"
 	log "building packages of $(kernel_version "$TREE")$SUFFIX ($(nproc) CPUs); log: $out/build.log"
 	start=$(date +%s)
-	if ! make -C "$TREE" O="$out" -j"$(($(nproc) + 1))" CC="ccache gcc" \
-		LOCALVERSION="$SUFFIX" bindeb-pkg >"$out/build.log" 2>&1; then
+	if ! kmake -C "$TREE" O="$out" LOCALVERSION="$SUFFIX" bindeb-pkg >"$out/build.log" 2>&1; then
 		grep -E 'error|Error' "$out/build.log" | head -20 >&2
 		die "bindeb-pkg failed: see $out/build.log"
 	fi

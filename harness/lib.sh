@@ -7,9 +7,8 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$REPO/harness/definitions.sh"
 export TCG_THREAD="${TCG_THREAD:-$TCG_THREAD_DEFAULT}"
 # Kbuild refuses an output directory whose path holds a space: a checkout
-# whose path does keeps its build outside it, under /var/tmp (not /tmp,
-# which every guest covers with a tmpfs). The name is predictable: fine for
-# a machine of one user, not for a shared one (noted in issue 27).
+# whose path does keeps its build under /var/tmp (every guest covers /tmp
+# with a tmpfs). The name is predictable: fine for a machine of one user.
 case "$REPO" in
 *[[:space:]]*) BUILD="/var/tmp/sync-wakeup-build-$(printf '%s' "$REPO" | cksum | cut -d' ' -f1)" ;;
 *) BUILD="$REPO/build" ;;
@@ -28,9 +27,8 @@ PYTHON=/usr/bin/python3
 # No __pycache__ in the checkout: it may be another user's, or read-only.
 export PYTHONDONTWRITEBYTECODE=1
 
-# build/linux is a git repository: without LOCALVERSION set, Kbuild's
-# setlocalversion would add "+" to every kernel's release. Set, even empty,
-# it adds nothing; a value given by the user stays.
+# build/linux is a git repository: unless LOCALVERSION is set (even
+# empty), Kbuild's setlocalversion adds "+" to every kernel's release.
 export LOCALVERSION="${LOCALVERSION-}"
 
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
@@ -56,6 +54,9 @@ kernel_version() {
 }
 
 kernel_dir() { echo "$BUILD/kernel-$1"; }
+
+# kmake ARG...: make for a kernel build, every CPU busy, through ccache.
+kmake() { make -j"$(($(nproc) + 1))" CC="ccache gcc" "$@"; }
 
 # verify_config CONFIG WHAT FRAGMENT...: every option the fragments set is
 # set so in CONFIG (merge_config.sh only warns when one does not stick),
@@ -133,12 +134,10 @@ base_repo() {
 	git -C "$dir" tag base
 }
 
-# The accelerator, decided in one place for every target. ACCEL_CPUINFO and
-# ACCEL_KVM_DEV stand in for /proc/cpuinfo and /dev/kvm in harness/accel-test.sh.
-
 # What ACCEL=$1 (default auto) means here: kvm or tcg. /dev/kvm on our
 # machines can be a PVM device that hangs a normal kernel, so auto takes KVM
-# only where the CPU advertises hardware virtualisation.
+# only where the CPU advertises hardware virtualisation. ACCEL_CPUINFO and
+# ACCEL_KVM_DEV stand in for /proc/cpuinfo and /dev/kvm in accel-test.sh.
 resolve_accel() {
 	case "${1:-auto}" in
 	auto)
@@ -218,8 +217,7 @@ guest_clock() {
 
 # 8 ns an instruction: a guest second is 125 million instructions, so the
 # bench workloads of fixed length (sockperf, tbench, iperf3) take less than
-# their length in host time (guest time ran 1.6-1.7 times as fast on the
-# 2-vCPU cloud host, 2026-12-02).
+# their length in host time.
 ICOUNT_SHIFT=3
 
 # sq WORD: WORD quoted for the guest's sh (a path may hold a space).
@@ -227,10 +225,9 @@ sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 
 # guest_jobs ACCEL BOOTS: guests make check boots at once. Single-threaded
 # TCG guests each keep one host thread busy: every boot at once (at most 4),
-# even with more boots than CPUs, so that the host's scheduler shares the
-# CPUs and the run ends when the work is done (on two lanes three boots of
-# unequal length left one idle for minutes, 2026-12-02). A guest with a
-# thread per vCPU (KVM, multi-threaded TCG) wants the whole host: one.
+# even with more boots than CPUs, so that no lane idles while boots of
+# unequal length finish. A guest with a thread per vCPU (KVM, multi-threaded
+# TCG) wants the whole host: one.
 guest_jobs() {
 	if [ "$TCG_THREAD" = single ] && [ "$(resolve_accel "$1")" = tcg ]; then
 		echo $(($2 < 4 ? $2 : 4))
@@ -246,9 +243,8 @@ check_mails() {
 	local tree=$1 dir=$2 mail out f rc
 	for mail in "$dir"/0*.patch; do
 		case "$mail" in */0000-cover-letter.patch) continue ;; esac
-		# In a git tree checkpatch validates SPDX tags with python3 and
-		# ply and GitPython: Debian's python3, with deps.sh's python3-ply and
-		# python3-git.
+		# In a git tree checkpatch validates SPDX tags with python3's ply
+		# and GitPython: Debian's python3 has them (deps.sh).
 		out=$(cd "$tree" && PATH="/usr/bin:$PATH" perl scripts/checkpatch.pl --strict --quiet --no-summary \
 			--show-types --ignore FILE_PATH_CHANGES "$mail" 2>&1) && rc=0 || rc=1
 		tap "$rc" "checkpatch --strict ${mail##*/}" "$out"
@@ -275,7 +271,7 @@ posted_names() {
 	while read -r p; do
 		patch_names | grep -qxF "$p" || die "series/not-posted names $p, which is not in patches/series"
 		held+="$p"$'\n'
-	done < <(sed -e 's/#.*//' "$REPO/series/not-posted" 2>/dev/null | awk 'NF { print $1 }')
+	done < <(patch_names "$REPO/series/not-posted")
 	for p in $(patch_names); do
 		if grep -qxF "$p" <<<"$held"; then
 			n=1
@@ -357,10 +353,9 @@ check_manifest() {
 	[ -f "$manifest" ] || die "no series/new-files"
 	while read -r p; do
 		patch_names | grep -qxF "$p" || die "series/new-files names $p, which is not in patches/series"
-	done < <(sed -e 's/#.*//' "$manifest" | awk 'NF { print $1 }')
+	done < <(patch_names "$manifest")
 	have=$(for p in $(patch_names); do claimed "$p"; done | LC_ALL=C sort)
-	# shellcheck disable=SC2086 # a list of directories, some absent
-	want=$(cd "$REPO" && find $OVERLAY_DIRS -type f 2>/dev/null | LC_ALL=C sort)
+	want=$(overlay_files)
 	[ -z "$(printf '%s\n' "$have" | uniq -d)" ] ||
 		die "series/new-files gives these files to more than one patch: $(printf '%s\n' "$have" | uniq -d | tr '\n' ' ')"
 	[ "$have" = "$want" ] ||
@@ -369,7 +364,7 @@ check_manifest() {
 
 # overlay_files: the new files kept here at their kernel paths.
 overlay_files() {
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # a list of directories, some absent
 	(cd "$REPO" && find $OVERLAY_DIRS -type f 2>/dev/null | LC_ALL=C sort)
 }
 

@@ -67,8 +67,7 @@ w1_build() {
 	local dir=$1 logf=$2
 	touch "$am"/kernel/sched/*.c
 	# shellcheck disable=SC2086 # $sparse is empty or C=1
-	make -C "$am" O="$dir" -j"$(($(nproc) + 1))" CC="ccache gcc" W=1 $sparse kernel/sched/ \
-		>"$logf" 2>&1
+	kmake -C "$am" O="$dir" W=1 $sparse kernel/sched/ >"$logf" 2>&1
 }
 
 # w1_config NAME DIR: the bench config with one option off (NAME "bench": none).
@@ -142,8 +141,8 @@ cp "$(kernel_dir test)/.config" "$bisect/.config"
 for c in $(git -C "$am" rev-list --reverse base..HEAD); do
 	subj=$(git -C "$am" log -1 --format=%s "$c")
 	git -C "$am" checkout -q "$c"
-	timed "build after '$subj'" make -C "$am" O="$bisect" -j"$(($(nproc) + 1))" CC="ccache gcc" \
-		olddefconfig bzImage >"$results/bisect-${c:0:12}.log" 2>&1 && rc=0 || rc=1
+	timed "build after '$subj'" kmake -C "$am" O="$bisect" olddefconfig bzImage \
+		>"$results/bisect-${c:0:12}.log" 2>&1 && rc=0 || rc=1
 	tap "$rc" "the test kernel builds after '$subj'" "$(grep -E 'error' "$results/bisect-${c:0:12}.log" | head)"
 	[ "$rc" = 0 ] || continue
 	boot="$results/boot-${c:0:12}"
@@ -167,7 +166,7 @@ tprobe_build() {
 	"$am/scripts/kconfig/merge_config.sh" -m -O "$tprobe" "$tprobe/.config" \
 		"$am/tools/testing/selftests/sched/sync_wakeup/config" &&
 		make -C "$am" O="$tprobe" olddefconfig &&
-		make -C "$am" O="$tprobe" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage &&
+		kmake -C "$am" O="$tprobe" bzImage &&
 		rm -rf "$ks" &&
 		make -C "$am/tools/testing/selftests" O="$work/check/selftests" \
 			TARGETS=sched/sync_wakeup INSTALL_PATH="$ks" install
