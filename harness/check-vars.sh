@@ -20,15 +20,14 @@ number() {
 	fi
 }
 
-# one_of NAME WORD...: $NAME, if set, is one of the WORDs (each word of it,
-# for lists).
+# one_of NAME WORDS: $NAME, if set, is one of WORDS (each word of it, for
+# lists).
 one_of() {
-	local name=$1 val=${!1:-} w ok
-	shift
+	local name=$1 val=${!1:-} w
+	# shellcheck disable=SC2086 # one argument a word
+	set -- $2
 	for w in $val; do
-		ok=no
-		case " $* " in *" $w "*) ok=yes ;; esac
-		[ "$ok" = yes ] || die "$name=$val: unknown '$w': use $*"
+		case " $* " in *" $w "*) ;; *) die "$name=$val: unknown '$w': use $*" ;; esac
 	done
 }
 
@@ -88,34 +87,26 @@ if [ -n "${KSRC:-}" ]; then
 		die "KSRC=$KSRC is not a kernel source tree (no Makefile and kernel/sched/fair.c): point it at one, or unset it for Debian's linux-source-6.12"
 	fi
 fi
-# shellcheck disable=SC2086
-one_of FLAVOUR $FLAVOURS
-# shellcheck disable=SC2086 # one word per topology
-one_of TOPO $TOPOLOGIES
-# shellcheck disable=SC2086
-one_of TOPOS $TOPOLOGIES
-one_of ACCEL auto kvm tcg
+one_of FLAVOUR "$FLAVOURS"
+one_of TOPO "$TOPOLOGIES"
+one_of TOPOS "$TOPOLOGIES"
+one_of ACCEL "auto kvm tcg"
 if [ "${ACCEL:-auto}" = kvm ] && [ ! -w "${ACCEL_KVM_DEV:-/dev/kvm}" ]; then
 	die "ACCEL=kvm, but /dev/kvm is not usable here: use ACCEL=tcg or auto"
 fi
-one_of TCG_THREAD single multi
-one_of CLOCK auto icount host
-one_of SERIES_BUILDS yes no
-one_of CLONE_TARGET check lint
+one_of TCG_THREAD "single multi"
+one_of CLOCK "auto icount host"
+one_of SERIES_BUILDS "yes no"
+one_of CLONE_TARGET "check lint"
 case "${CLONE_USER:-}" in
 root) die "CLONE_USER=root: root's home is a case of its own; name another user (made if missing)" ;;
 *[!a-z0-9_-]* | [!a-z_]*) die "CLONE_USER=$CLONE_USER is not a user name: use lower-case letters, digits, _ and -" ;;
 esac
 # The selftests run_kselftest.sh runs: their Makefile's TEST_GEN_PROGS.
-# shellcheck disable=SC2046
-[ -z "${TESTS:-}" ] || one_of TESTS $(sed -n '/^TEST_GEN_PROGS :=/,/[^\\]$/p' \
+[ -z "${TESTS:-}" ] || one_of TESTS "$(sed -n '/^TEST_GEN_PROGS :=/,/[^\\]$/p' \
 	"$REPO/tools/testing/selftests/sched/sync_wakeup/Makefile" |
-	sed 's/^TEST_GEN_PROGS :=//; s/\\$//' | xargs -n 1 printf 'sched/sync_wakeup:%s\n')
-one_of LOCALMODCONFIG 0 1
-one_of NOBUILD 0 1
-one_of DBG 0 1
-one_of HOST 0 1
-one_of DISCARD_TREE 0 1
+	sed 's/^TEST_GEN_PROGS :=//; s/\\$//' | xargs -n 1 printf 'sched/sync_wakeup:%s\n')"
+for v in LOCALMODCONFIG NOBUILD DBG HOST DISCARD_TREE; do one_of "$v" "0 1"; done
 for v in BASECONFIG LSMOD; do
 	if [ -n "${!v:-}" ] && [ ! -r "${!v}" ]; then
 		die "$v=${!v} is not a readable file: name an existing one, or unset $v"
