@@ -8,10 +8,9 @@ BENCH="$REPO/bench"
 # Variables handed to bench/guest-bench.py in the guest.
 GUEST_VARS="ROUNDS ARMS WORKLOADS QUICK PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT"
 
-# Measured runs and warm-ups the guest will do with the current variables.
-planned_runs() {
-	"$PYTHON" "$BENCH/guest-bench.py" --check | awk '/^runs: / { print $2 + $4 }'
-}
+# plan KEY: the KEY line of the guest's plan for the current variables
+# (guest-bench.py --check), without "KEY: ".
+plan() { "$PYTHON" "$BENCH/guest-bench.py" --check | sed -n "s/^$1: //p"; }
 
 # guest_cmd KCONFIG: the guest's command line: guest-bench.py with the
 # GUEST_VARS that are set, and the booted kernel's config (for HZ and the
@@ -35,29 +34,40 @@ new_results_dir() {
 	echo "$dir"
 }
 
-# Default guest timeout: the boot, plus generous 12 s per planned run.
+# Default guest timeout: the boot, plus a generous 12 s for every run the
+# plan has, warm-ups included ("N measured, M warm-up").
 default_timeout() {
-	echo $((900 + 12 * $(planned_runs)))
+	plan runs | awk '{ print 900 + 12 * ($1 + $3) }'
+}
+
+# followed PROGRESS LOG COMMAND...: COMMAND, its output to LOG, while the
+# lines it writes to PROGRESS (emptied first) show on the terminal.
+followed() {
+	local progress=$1 log=$2 pid rc=0
+	shift 2
+	: >"$progress"
+	tail -n +1 -F "$progress" 2>/dev/null &
+	pid=$!
+	"$@" >"$log" 2>&1 || rc=$?
+	sleep 1 # let tail print the last lines
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	return "$rc"
 }
 
 # boot_bench OUT [KERNEL]: boot the bench kernel (or KERNEL) once, run the
 # guest script there, follow its progress file on the terminal meanwhile.
 boot_bench() {
-	local out=$1 kernel=${2:-} rc=0 tailpid kconfig clock icount=""
+	local out=$1 kernel=${2:-} rc=0 kconfig clock icount=""
 	clock=$(guest_clock) || exit 1
 	[ "$clock" != icount ] || icount=$ICOUNT_SHIFT
 	mkdir -p "$out"
-	: >"$out/progress"
-	tail -n +1 -F "$out/progress" 2>/dev/null &
-	tailpid=$!
 	kconfig=${kernel:-$(kernel_dir bench)/arch/x86/boot/bzImage}
 	kconfig=${kconfig%/arch/x86/boot/bzImage}/.config
 	# Each vCPU on its own host CPU where there are enough: less noise.
-	ICOUNT=$icount PIN_VCPUS=1 FLAVOUR=bench OUT="$out" CMD="$(guest_cmd "$kconfig")" TIMEOUT="${TIMEOUT:-$(default_timeout)}" \
-		KERNEL="$kernel" "$REPO/vm/run.sh" >"$out/vm-run.log" 2>&1 || rc=$?
-	sleep 1 # let tail print the last lines
-	kill "$tailpid" 2>/dev/null || true
-	wait "$tailpid" 2>/dev/null || true
+	followed "$out/progress" "$out/vm-run.log" env ICOUNT="$icount" PIN_VCPUS=1 FLAVOUR=bench OUT="$out" \
+		CMD="$(guest_cmd "$kconfig")" TIMEOUT="${TIMEOUT:-$(default_timeout)}" KERNEL="$kernel" \
+		"$REPO/vm/run.sh" || rc=$?
 	if [ "$rc" != 0 ]; then
 		sed 's/^/    /' "$out/vm-run.log" | tail -25 >&2
 		die "the bench guest failed (exit $rc): see $out/vm-run.log, $out/output.log, $out/runs.log and $out/console.log"

@@ -7,13 +7,8 @@
 # with bench/compare.py (what make compare runs).
 # Results: results/<date-time>-overhead/{compare.md,compare.csv,meta.txt}
 # and every boot's raw.csv and logs in results/<date-time>-overhead/<kind>-<n>/.
-#
-# Environment:
-#   BOOTS      boot pairs (default 3)
-#   ROUNDS     rounds per boot (default 5)
-#   WORKLOADS  default: pipe, pipe-cpu01, pipe-cpu0 and the msg-* workloads
-#   QUICK=1    smoke sizes, 1 round per boot
-#   TOPO ACCEL CLOCK TIMEOUT NOBUILD KSRC  as for bench/run.sh and the harness
+# BOOTS: boot pairs (default 3); the other variables as for make bench, but
+# WORKLOADS defaults to the pipe and msg-* ones and ARMS is off.
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"

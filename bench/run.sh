@@ -5,27 +5,9 @@
 # summary.csv,plot.png} and the guest's logs in results/<date-time>/vm/.
 # HOST=1: the same on the running kernel, no build, no VM (a real machine
 # booted into the `make deb` kernel); its logs in results/<date-time>/host/.
-#
-# Environment:
-#   ROUNDS     rounds of every workload under every arm (default 5)
-#   ARMS       subset of: off and the POLICIES of harness/definitions.sh
-#              (default all)
-#   WORKLOADS  subset of the workloads (bench/guest-bench.py --check lists them)
-#   QUICK=1    smoke run: 1 round, small sizes, every arm and workload (minutes)
-#   TOPO       flat | smt | llc2 (default flat)
-#   TOPOS      several of them: a boot each, results/<date-time>/<topo>/
-#   ACCEL      auto | kvm | tcg (default auto)
-#   TCG_THREAD single | multi: TCG's threads (default single: harness/definitions.sh)
-#   CLOCK      auto | icount | host: the guest's clock (default auto: icount,
-#              QEMU counting instructions, under single-threaded TCG; host
-#              time under KVM or multi-threaded TCG)
-#   TIMEOUT    seconds before the guest is killed (default from the plan)
-#   BASELINE   arm the others are compared with (default BASELINE_ARM)
-#   NOBUILD=1  boot the bzImage already in build/kernel-bench, build nothing
-#   HOST=1     run on this machine's kernel; without SYNC_PAIR_AFFINE only
-#              ARMS=off (the default there)
-#   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS TB_SECS UDP_SECS  workload sizes
-#   SOCK_PORT UDP_PORT  the servers' ports (defaults: bench/workloads.py)
+# TOPOS: a boot each, in results/<date-time>/<topo>/. The variables: make
+# help's for bench (harness/help.txt); TIMEOUT, seconds before the guest is
+# killed, defaults from the plan.
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -57,7 +39,7 @@ check_settings() {
 # BASELINE_ARM (upstream's placement) unless it is not among the arms.
 baseline() {
 	local arms
-	arms=$("$PYTHON" "$BENCH/guest-bench.py" --check | sed -n 's/^arms: //p')
+	arms=$(plan arms)
 	if [ -n "${BASELINE:-}" ]; then
 		case " $arms " in *" $BASELINE "*) ;; *) die "BASELINE=$BASELINE is not among the arms: use one of: $arms" ;; esac
 		echo "$BASELINE"
@@ -119,22 +101,17 @@ host_topology() {
 }
 
 main_host() {
-	local res base start busy rc=0 tailpid ticks steal
+	local res base start busy rc=0 ticks steal
 	base=$(baseline)
 	res=$(new_results_dir "")
 	mkdir -p "$res/host"
 	busy=$(warn_busy)
 	start=$(date +%s)
-	log "bench: $("$PYTHON" "$BENCH/guest-bench.py" --check | sed -n 's/^runs: //p') runs on this machine's kernel $(uname -r), no VM; results in $res"
-	: >"$res/host/progress"
-	tail -n +1 -F "$res/host/progress" 2>/dev/null &
-	tailpid=$!
+	log "bench: $(plan runs) runs on this machine's kernel $(uname -r), no VM; results in $res"
 	ticks=$(cpu_ticks /proc/stat)
-	RESULTS="$res/host" BENCH_SIDE=host "$PYTHON" "$BENCH/guest-bench.py" >"$res/host/output.log" 2>&1 || rc=$?
+	followed "$res/host/progress" "$res/host/output.log" \
+		env RESULTS="$res/host" BENCH_SIDE=host "$PYTHON" "$BENCH/guest-bench.py" || rc=$?
 	steal=$(steal_share "$ticks" "$(cpu_ticks /proc/stat)")
-	sleep 1 # let tail print the last lines
-	kill "$tailpid" 2>/dev/null || true
-	wait "$tailpid" 2>/dev/null || true
 	[ "$rc" = 0 ] || {
 		tail -5 "$res/host/output.log" >&2
 		die "the benchmark failed (exit $rc): see $res/host/output.log and $res/host/runs.log"
@@ -199,7 +176,7 @@ bench_topology() {
 	busy=$(warn_busy)
 	start=$(date +%s)
 	ticks=$(cpu_ticks /proc/stat)
-	log "bench: $("$PYTHON" "$BENCH/guest-bench.py" --check | sed -n 's/^runs: //p') runs on $topo, in one boot; results in $res"
+	log "bench: $(plan runs) runs on $topo, in one boot; results in $res"
 	TOPO=$topo boot_bench "$res/vm"
 	steal=$(steal_share "$ticks" "$(cpu_ticks /proc/stat)")
 	cp "$res/vm/raw.csv" "$res/vm/meta.txt" "$res/"
