@@ -43,8 +43,7 @@ COLUMNS = DEFS["CSV_COLUMNS"]
 # deltas. Files of either version are read.
 LANDINGS = [c for c in DEFS["STATS_COUNTERS"] if c.startswith("landed_")]
 CONTEXTS = [c for c in DEFS["STATS_COUNTERS"] if c.startswith("context_")]
-SYSTEM = DEFS["SYSTEM_COUNTERS"]
-PROFILE = ["ops"] + DEFS["STATS_COUNTERS"] + SYSTEM
+PROFILE = ["ops"] + DEFS["STATS_COUNTERS"] + DEFS["SYSTEM_COUNTERS"]
 PROFILE_V1 = [c for c in PROFILE if c not in CONTEXTS]
 ARM_ORDER = ["base", "patched-off", "off"] + DEFS["POLICIES"]
 WORKLOAD_ORDER = DEFS["WORKLOADS_ALL"]
@@ -180,31 +179,18 @@ def read_rows(paths):
 
 
 def read_meta(paths):
-    """cmd.<workload> lines of the meta.txt beside the first CSV, if any."""
-    cmds = {}
+    """[(key, value)] of the "key: value" lines of the meta.txt beside the
+    first CSV, if any."""
     meta = os.path.join(os.path.dirname(os.path.abspath(paths[0])), "meta.txt")
-    if os.path.exists(meta):
-        with open(meta) as f:
-            for line in f:
-                key, sep, val = line.partition(": ")
-                if sep and key.startswith("cmd."):
-                    cmds[key[4:]] = val.strip()
-    return cmds
+    if not os.path.exists(meta):
+        return []
+    with open(meta, encoding="utf-8") as f:
+        return [(k, v.strip()) for k, sep, v in (line.partition(": ") for line in f) if sep]
 
 
 def ordered(items, order):
     known = [x for x in order if x in items]
     return known + [x for x in items if x not in order]
-
-
-def ratio(r, name):
-    """counter name / sync_wakeups of one run, None when not counted."""
-    try:
-        seen = int(r["sync_wakeups"])
-        part = int(r[name])
-    except (TypeError, ValueError):
-        return None
-    return part / seen if seen > 0 else None
 
 
 # --- statistics ---------------------------------------------------------------
@@ -223,11 +209,11 @@ def summarise(rows, baseline):
         base_mean = statistics.fmean(base) if base else None
         for arm, runs in g["runs"].items():
             v = [r["value"] for r in runs]
-            s = {"n": len(v), "mean": statistics.fmean(v), "median": statistics.median(v),
-                 "stddev": statistics.stdev(v) if len(v) > 1 else float("nan"),
-                 "cv": (statistics.stdev(v) / abs(statistics.fmean(v))
-                        if len(v) > 1 and statistics.fmean(v) else float("nan")),
-                 "min": min(v), "values": v}
+            mean = statistics.fmean(v)
+            sd = statistics.stdev(v) if len(v) > 1 else float("nan")
+            s = {"n": len(v), "mean": mean, "median": statistics.median(v), "stddev": sd,
+                 "cv": sd / abs(mean) if len(v) > 1 and mean else float("nan"),
+                 "min": min(v)}
             s["delta"] = (100.0 * (s["mean"] - base_mean) / abs(base_mean)
                           if base_mean else None)
             s["test"] = welch(v, base) if base and arm != baseline else None
@@ -239,7 +225,8 @@ def summarise(rows, baseline):
             if s["test"] and base_mean:
                 s["ci"] = tuple(100.0 * s["test"][k] / abs(base_mean) for k in ("lo", "hi"))
             for name in ("kept_on_waker_cpu", "hint_dropped"):
-                shares = [x for x in (ratio(r, name) for r in runs) if x is not None]
+                shares = [x for x in (share(r, name, ["sync_wakeups"]) for r in runs)
+                          if x is not None]
                 s[name] = statistics.fmean(shares) if shares else None
             g["arms"][arm] = s
         g["base_mean"] = base_mean
@@ -303,6 +290,11 @@ def cv_pct(x):
     return f"{100 * x:.1f}%"
 
 
+def opt(x, spec):
+    """x formatted for a CSV cell, empty for None."""
+    return "" if x is None else format(x, spec)
+
+
 # --- placement profile ------------------------------------------------------
 
 def share(r, part, whole):
@@ -349,7 +341,8 @@ PROFILE_FIGURES = [
 
 def profiles(rows):
     """{workload: {arm: [mean of each PROFILE_FIGURES entry or None]}}, from
-    the first metric of each workload (its other metrics share the runs)."""
+    the first metric of each workload (its other metrics share the runs);
+    {} for runs without the placement columns."""
     first, runs = {}, {}
     for r in rows:
         if "ops" not in r:
@@ -363,9 +356,21 @@ def profiles(rows):
             means = []
             for _, _, f in PROFILE_FIGURES:
                 v = [x for x in (f(r) for r in rs) if x is not None]
-                means.append((statistics.fmean(v), len(v)) if v else (None, 0))
+                means.append(statistics.fmean(v) if v else None)
             out.setdefault(w, {})[arm] = means
     return out
+
+
+def profile_mean(prof, w, arm, i):
+    """PROFILE_FIGURES[i]'s mean for workload w under arm, None if none."""
+    return prof.get(w, {}).get(arm, [None] * len(PROFILE_FIGURES))[i]
+
+
+def figure(m, fmt):
+    """A placement figure as the tables give it: a share in %, else fmt."""
+    if m is None:
+        return "-"
+    return f"{100 * m:.1f}%" if fmt == "share" else format(m, fmt)
 
 
 def profile_table(w, by_arm, arms):
@@ -378,14 +383,7 @@ def profile_table(w, by_arm, arms):
     for arm in arms:
         if arm not in by_arm:
             continue
-        cells = []
-        for (_, fmt, _), (m, _) in zip(PROFILE_FIGURES, by_arm[arm]):
-            if m is None:
-                cells.append("-")
-            elif fmt == "share":
-                cells.append(f"{100 * m:.1f}%")
-            else:
-                cells.append(format(m, fmt))
+        cells = [figure(m, fmt) for (_, fmt, _), m in zip(PROFILE_FIGURES, by_arm[arm])]
         out.append(f"| {arm} | " + " | ".join(cells) + " |")
     out.append("")
     return out
@@ -394,8 +392,7 @@ def profile_table(w, by_arm, arms):
 def plot_profile(outdir, prof, arms, workloads):
     """placement.png: per workload and arm, the share of wakeups run on the
     waking CPU (schedstats) and the IPIs per operation."""
-    gnuplot = shutil.which("gnuplot")
-    if not gnuplot:
+    if not shutil.which("gnuplot"):
         return "no placement plot: gnuplot is missing (apt-get install gnuplot-nox)"
     heads = [h for h, _, _ in PROFILE_FIGURES]
     panels = [("local", heads.index("ttwu on waking CPU"), "wakeups run on the waking CPU", "[0:1]"),
@@ -408,7 +405,7 @@ def plot_profile(outdir, prof, arms, workloads):
                 continue
             cells = []
             for arm in arms:
-                m = prof[wl].get(arm, [(None, 0)] * len(PROFILE_FIGURES))[i][0]
+                m = profile_mean(prof, wl, arm, i)
                 have = have or (m is not None)
                 cells.append("?" if m is None else f"{m:.5f}")
             lines.append(f"{tag}:{wl} " + " ".join(cells))
@@ -417,10 +414,7 @@ def plot_profile(outdir, prof, arms, workloads):
     if not shown:
         return "no placement plot: the runs carry no placement figures"
     dat = os.path.join(outdir, "placement.dat")
-    with open(dat, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    n = sum(1 for wl in workloads if wl in prof)
-    width = max(900, 60 + n * (len(arms) * 14 + 30))
+    width = plot_width(sum(1 for wl in workloads if wl in prof), arms)
     script = f"""
 set terminal pngcairo size {width},{450 * len(shown)} noenhanced font ",10"
 set output '{os.path.join(outdir, "placement.png")}'
@@ -441,9 +435,22 @@ plot for [i=2:{len(arms) + 1}] '< grep -E "^(label|{tag}:)" {dat} | sed "s/^{tag
 unset key
 """
     script += "unset multiplot\n"
-    res = subprocess.run([gnuplot], input=script, text=True, capture_output=True)
+    return gnuplot("placement plot", dat, lines, script)
+
+
+def plot_width(n, arms):
+    """Pixels for n clusters of a bar per arm."""
+    return max(900, 60 + n * (len(arms) * 14 + 30))
+
+
+def gnuplot(what, dat, lines, script):
+    """lines written to dat, then gnuplot run on script: why it drew no
+    what, or None."""
+    with open(dat, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    res = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     if res.returncode != 0:
-        return f"no placement plot: gnuplot failed: {res.stderr.strip()}"
+        return f"no {what}: gnuplot failed: {res.stderr.strip()}"
     return None
 
 
@@ -533,21 +540,23 @@ def write_summary_csv(path, groups, arms, workloads, baseline):
                     w.writerow([wl, metric, g["unit"], g["better"], arm, s["n"],
                                 f"{s['mean']:.6g}", f"{s['median']:.6g}",
                                 f"{s['stddev']:.6g}", f"{s['cv']:.4f}", f"{s['min']:.6g}",
-                                "" if s["delta"] is None else f"{s['delta']:.3f}",
-                                "" if s["ci"] is None else f"{s['ci'][0]:.3f}",
-                                "" if s["ci"] is None else f"{s['ci'][1]:.3f}",
-                                "" if s["test"] is None else f"{s['test']['p']:.4g}",
+                                *ci_cells(s),
                                 *(("", "", "", "") if s["paired"] is None else
                                   (s["paired"]["n"], f"{s['paired']['pct']:.3f}",
                                    f"{s['paired']['lo']:.3f}", f"{s['paired']['hi']:.3f}")),
-                                "" if s["kept_on_waker_cpu"] is None else f"{s['kept_on_waker_cpu']:.4f}",
-                                "" if s["hint_dropped"] is None else f"{s['hint_dropped']:.4f}"])
+                                opt(s["kept_on_waker_cpu"], ".4f"), opt(s["hint_dropped"], ".4f")])
+
+
+def ci_cells(s):
+    """The CSV cells of an arm's change: delta, its interval, Welch's p."""
+    ci = s["ci"] or (None, None)
+    return [opt(s["delta"], ".3f"), opt(ci[0], ".3f"), opt(ci[1], ".3f"),
+            opt(s["test"]["p"] if s["test"] else None, ".4g")]
 
 
 def plot(outdir, groups, arms, workloads, baseline):
     """plot.png: grouped bars per workload, normalised to the baseline's mean."""
-    gnuplot = shutil.which("gnuplot")
-    if not gnuplot:
+    if not shutil.which("gnuplot"):
         return "no plot: gnuplot is missing (apt-get install gnuplot-nox)"
     labels, lo, hi, betters = [], 1.0, 1.0, set()
     lines = ["label " + " ".join(f"{a} {a}-err" for a in arms)]
@@ -572,14 +581,11 @@ def plot(outdir, groups, arms, workloads, baseline):
     if not labels:
         return f"no plot: no workload has runs of the baseline {baseline}"
     dat = os.path.join(outdir, "plot.dat")
-    with open(dat, "w") as f:
-        f.write("\n".join(lines) + "\n")
     pad = 0.05 * (hi - lo) + 0.02
     sense = (f"{betters.pop()} is better for every metric here" if len(betters) == 1
              else "see table.md for which way is better")
-    width = max(900, 60 + len(labels) * (len(arms) * 14 + 30))
     script = f"""
-set terminal pngcairo size {width},600 noenhanced font ",10"
+set terminal pngcairo size {plot_width(len(labels), arms)},600 noenhanced font ",10"
 set output '{os.path.join(outdir, "plot.png")}'
 set datafile missing '?'
 set xlabel "mean per arm / mean of {baseline}; error bars: stddev / mean of {baseline}; {sense}"
@@ -596,10 +602,7 @@ set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dashtype 2 lw 1.5
 set bmargin 8
 plot for [i=0:{len(arms) - 1}] '{dat}' using (column(2+2*i)):(column(3+2*i)):xtic(1) title columnheader(2+2*i)
 """
-    res = subprocess.run([gnuplot], input=script, text=True, capture_output=True)
-    if res.returncode != 0:
-        return f"no plot: gnuplot failed: {res.stderr.strip()}"
-    return None
+    return gnuplot("plot", dat, lines, script)
 
 
 def main():
@@ -623,7 +626,7 @@ def main():
     outdir = args.out or os.path.dirname(os.path.abspath(args.csv[0]))
     os.makedirs(outdir, exist_ok=True)
     groups = summarise(rows, args.baseline)
-    cmds = read_meta(args.csv)
+    cmds = {k[len("cmd."):]: v for k, v in read_meta(args.csv) if k.startswith("cmd.")}
     rounds = sorted({r["round"] for r in rows})
 
     md = [f"# {args.title or 'WF_SYNC wakeup placement: A/B of every arm'}", ""]

@@ -49,13 +49,9 @@ def name_of(path):
 def meta(paths):
     """{key: value} of the first meta.txt beside PATHS, for META_KEYS."""
     out = {}
-    f = os.path.join(os.path.dirname(os.path.abspath(paths[0])), "meta.txt")
-    if os.path.exists(f):
-        with open(f, encoding="utf-8") as fh:
-            for line in fh:
-                key, sep, val = line.partition(": ")
-                if sep and key in META_KEYS and key not in out:
-                    out[key] = val.strip().split(" (")[0]
+    for key, val in an.read_meta(paths):
+        if key in META_KEYS:
+            out.setdefault(key, val.split(" (")[0])
     return out
 
 
@@ -124,10 +120,7 @@ def main():
                       f"{an.verdict(sb, g['better'], b, a)} |")
             w.writerow([wl, metric, g["unit"], g["better"], arm, sa["n"], f"{sa['mean']:.6g}",
                         f"{sa['cv']:.4f}", sb["n"], f"{sb['mean']:.6g}", f"{sb['cv']:.4f}",
-                        "" if sb["delta"] is None else f"{sb['delta']:.3f}",
-                        "" if sb["ci"] is None else f"{sb['ci'][0]:.3f}",
-                        "" if sb["ci"] is None else f"{sb['ci'][1]:.3f}",
-                        "" if sb["test"] is None else f"{sb['test']['p']:.4g}"])
+                        *an.ci_cells(sb)])
     text = "\n".join(md) + "\n"
     with open(os.path.join(args.out, "compare.md"), "w", encoding="utf-8") as f:
         f.write(text)

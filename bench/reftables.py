@@ -109,10 +109,7 @@ def cover(root, topo):
                 continue
             cells = [mean(rows[(w, m, a)], a) for m in metrics]
             for _, i in COVER_FIGURES:
-                v = prof.get(w, {}).get(a, [(None, 0)] * len(an.PROFILE_FIGURES))[i][0]
-                fmt = an.PROFILE_FIGURES[i][1]
-                cells.append("-" if v is None else f"{100 * v:.1f}%" if fmt == "share"
-                             else format(v, fmt))
+                cells.append(an.figure(an.profile_mean(prof, w, a, i), an.PROFILE_FIGURES[i][1]))
             out.append(f"| {a} | " + " | ".join(cells) + " |")
         out.append("")
     return out
