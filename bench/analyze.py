@@ -106,8 +106,7 @@ def die(msg):
 def welch(xs, ys):
     """Welch's comparison of the means of xs and ys: {"diff", "lo", "hi", "p"}
     (the difference of the means, its confidence interval at CONFIDENCE, the
-    two-sided p),
-    or None with fewer than 2 runs on either side."""
+    two-sided p), or None with fewer than 2 runs on either side."""
     n1, n2 = len(xs), len(ys)
     if n1 < 2 or n2 < 2:
         return None
@@ -179,8 +178,7 @@ def read_rows(paths):
 
 
 def read_meta(paths):
-    """[(key, value)] of the "key: value" lines of the meta.txt beside the
-    first CSV, if any."""
+    """[(key, value)] of the meta.txt beside the first CSV, if any."""
     meta = os.path.join(os.path.dirname(os.path.abspath(paths[0])), "meta.txt")
     if not os.path.exists(meta):
         return []
@@ -261,8 +259,7 @@ def change(s):
 
 
 def paired_change(s):
-    """"+12.7% [+4.4, +21.5]", the interval alone where it spans zero, "-"
-    without one."""
+    """"+12.7% [+4.4, +21.5]"; the interval alone where it spans zero."""
     p = s["paired"]
     if p is None:
         return "-"
@@ -362,7 +359,7 @@ def profiles(rows):
 
 
 def profile_mean(prof, w, arm, i):
-    """PROFILE_FIGURES[i]'s mean for workload w under arm, None if none."""
+    """PROFILE_FIGURES[i]'s mean for workload w under arm, or None."""
     return prof.get(w, {}).get(arm, [None] * len(PROFILE_FIGURES))[i]
 
 
@@ -444,8 +441,7 @@ def plot_width(n, arms):
 
 
 def gnuplot(what, dat, lines, script):
-    """lines written to dat, then gnuplot run on script: why it drew no
-    what, or None."""
+    """lines to dat, then gnuplot on script: why there is no what, or None."""
     with open(dat, "w") as f:
         f.write("\n".join(lines) + "\n")
     res = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
@@ -527,8 +523,7 @@ def write_summary_csv(path, groups, arms, workloads, baseline):
         w.writerow(["workload", "metric", "unit", "better", "arm", "n", "mean", "median",
                     "stddev", "cv", "min", f"delta_pct_vs_{baseline}", "ci95_lo_pct",
                     "ci95_hi_pct", "welch_p", "paired_n", "paired_pct", "paired_lo_pct",
-                    "paired_hi_pct",
-                    "kept_share", "hint_dropped_share"])
+                    "paired_hi_pct", "kept_share", "hint_dropped_share"])
         for wl in workloads:
             for (gw, metric), g in groups.items():
                 if gw != wl:
@@ -641,16 +636,12 @@ def main():
               "Fired share: mean over runs of kept_on_waker_cpu / sync_wakeups and "
               "hint_dropped / sync_wakeups from debugfs sched/sync_wakeup_stats "
               "(\"-\": not counted, e.g. feature off or unpatched kernel).")
-    md.append("")
-    md.append("## Summary in the layout of the thread's tables")
-    md.append("")
+    md += ["", "## Summary in the layout of the thread's tables", ""]
     md += summary_tables(groups, arms, args.baseline)
-    md.append("## Per workload")
-    md.append("")
+    md += ["## Per workload", ""]
     prof = profiles(rows)
     if prof:
-        md.append(PROFILE_NOTE)
-        md.append("")
+        md += [PROFILE_NOTE, ""]
     md += workload_tables(groups, arms, workloads, args.baseline, cmds, prof)
     text = "\n".join(md)
     with open(os.path.join(outdir, "table.md"), "w") as f:
@@ -663,13 +654,11 @@ def main():
     except BrokenPipeError:
         sys.stdout = None
     if not args.no_plot:
-        err = plot(outdir, groups, arms, workloads, args.baseline)
-        if err:
-            print(f"analyze: {err}", file=sys.stderr)
+        errs = [plot(outdir, groups, arms, workloads, args.baseline)]
         if prof:
-            err = plot_profile(outdir, prof, arms, workloads)
-            if err:
-                print(f"analyze: {err}", file=sys.stderr)
+            errs.append(plot_profile(outdir, prof, arms, workloads))
+        for err in filter(None, errs):
+            print(f"analyze: {err}", file=sys.stderr)
 
 
 if __name__ == "__main__":

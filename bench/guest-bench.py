@@ -54,7 +54,6 @@ POLICY = os.environ.get("BENCH_POLICY", "/proc/sys/kernel/sched_sync_wakeup_poli
 STATS = os.environ.get("BENCH_STATS", "/sys/kernel/debug/sched/sync_wakeup_stats")
 
 
-
 class Stop(Exception):
     """The bench cannot go on; the message says why."""
 
@@ -63,13 +62,8 @@ def die(msg):
     raise Stop(msg)
 
 
-def words(value):
-    """A list variable's words: "a  b\\n c " -> ["a", "b", "c"]."""
-    return value.split()
-
-
 def check_list(name, value, valid):
-    items = words(value)
+    items = value.split()
     if not items:
         die(f"{name} is empty: pick from: {' '.join(valid)}")
     for i, w in enumerate(items):
