@@ -84,7 +84,7 @@ esac
 
 if [ -n "${KSRC:-}" ]; then
 	if [ ! -f "$KSRC/Makefile" ] || [ ! -f "$KSRC/kernel/sched/fair.c" ]; then
-		die "KSRC=$KSRC is not a kernel source tree (no Makefile and kernel/sched/fair.c): point it at one, or unset it for Debian's linux-source-6.12"
+		die "KSRC=$KSRC is not a kernel source tree (no Makefile and kernel/sched/fair.c): point it at one, or unset it for Debian's $DEBIAN_SOURCE"
 	fi
 fi
 one_of FLAVOUR "$FLAVOURS"

@@ -11,6 +11,9 @@ POLICIES='hint-only waker-if-alone reciprocal-only no-sync reciprocal-strict hon
 # Upstream's placement with the feature on: what every arm is compared with.
 BASELINE_ARM='hint-only'
 
+# Debian's kernel source package: the base unless KSRC names a tree.
+DEBIAN_SOURCE='linux-source-6.12'
+
 # The kernels make kernel builds (FLAVOUR): bench, allnoconfig and the
 # fragments; test, bench with the debug checkers; rt, bench with PREEMPT_RT.
 FLAVOURS='bench test rt'

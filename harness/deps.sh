@@ -8,7 +8,7 @@ set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-PACKAGES="qemu-system-x86 linux-source-6.12 build-essential flex bison bc
+PACKAGES="qemu-system-x86 $DEBIAN_SOURCE build-essential flex bison bc
 libelf-dev libssl-dev cpio rsync ccache dwarves python3 python3-docutils python3-git python3-ply python3-scipy
 shellcheck pyflakes3 linux-perf stress-ng rt-tests sockperf dbench iperf3 gnuplot-nox iproute2 kmod
 git patch procps systemd-sysv sparse $*"

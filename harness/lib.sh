@@ -43,7 +43,7 @@ ksrc() {
 	if [ -n "${KSRC:-}" ]; then
 		(cd "$KSRC" 2>/dev/null && pwd) || die "KSRC=$KSRC is not a directory"
 	else
-		echo "$BUILD/src/linux-source-6.12"
+		echo "$BUILD/src/$DEBIAN_SOURCE"
 	fi
 }
 

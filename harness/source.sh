@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Unpack Debian's linux-source-6.12 under build/src unless KSRC names a tree.
+# Unpack Debian's kernel source (DEBIAN_SOURCE) under build/src unless KSRC names a tree.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -11,8 +11,8 @@ if [ -n "${KSRC:-}" ]; then
 	log "base: $src ($version, from KSRC)"
 	exit 0
 fi
-tarball=/usr/src/linux-source-6.12.tar.xz
-[ -f "$tarball" ] || die "$tarball is missing: run 'make deps' as root (apt-get install linux-source-6.12)"
+tarball=/usr/src/$DEBIAN_SOURCE.tar.xz
+[ -f "$tarball" ] || die "$tarball is missing: run 'make deps' as root (apt-get install $DEBIAN_SOURCE)"
 src=$(ksrc)
 if [ ! -f "$src/Makefile" ] || [ "$tarball" -nt "$src/.unpacked" ]; then
 	log "unpacking $tarball"
@@ -21,4 +21,4 @@ if [ ! -f "$src/Makefile" ] || [ "$tarball" -nt "$src/.unpacked" ]; then
 	tar -xf "$tarball" -C "$BUILD/src"
 	touch "$src/.unpacked"
 fi
-log "base: $src ($(kernel_version "$src"), Debian linux-source-6.12)"
+log "base: $src ($(kernel_version "$src"), Debian $DEBIAN_SOURCE)"
