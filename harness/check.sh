@@ -20,26 +20,24 @@ set -eu
 TOPOS=${TOPOS:-$TOPOS_CHECK}
 STRESS_SECS=${STRESS_SECS:-60}
 # Seconds per boot: the first boot (boot parameter, interface, fuzz,
-# placement, 90 s torture) outlasted 1200 s on 2026-12-01 with two guests at
-# once on a 2-core host; every selftest had passed.
+# placement, 90 s torture) has outlasted 1200 s, all passing, with two
+# guests at once on a 2-core host.
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 boot_test=sched/sync_wakeup:sync_wakeup_boot
 # Whose outcome can depend on the topology, and whose cannot.
 per_topo_tests="sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_promise"
 once_tests="$boot_test sched/sync_wakeup:sync_wakeup_iface"
-# Also once, in the second boot if there is one: with every boot at once,
-# the first boot ran about 80 s longer than the others with it (2026-12-02).
+# Also once, in the second boot if there is one: the first boot is the
+# longest already.
 spread_tests="sched/sync_wakeup:sync_wakeup_fuzz"
 # A valid policy, then an unknown one: the unknown one is ignored with a
 # warning and the valid one stays in force (sync_wakeup_boot checks both).
 boot_param="sched_sync_wakeup=waker-if-alone sched_sync_wakeup=bogus"
 # The instruction-counting clock where QEMU has it: what a guest measures
-# (where a wakee ran, how long a waker ran before it slept) follows from
-# the instructions it ran, not from how busy the host is, so the placement
-# tests can judge shares. The torture shares the boot and its clock: its
-# stall limit counts guest time, which the clock only makes steadier.
-# The placement tests judge their shares only there (SW_JUDGE_SHARES=1):
-# their bounds are the emulator's on that clock.
+# (where a wakee ran, how long a waker ran before it slept) then follows
+# from the instructions it ran, not from how busy the host is. The placement
+# tests judge their shares only there (SW_JUDGE_SHARES=1): their bounds are
+# the emulator's on that clock. The torture's stall limit counts guest time.
 clock=$(guest_clock) || exit 1
 judge=""
 if [ "$clock" = icount ]; then
@@ -85,18 +83,15 @@ host_checks() {
 	fi >"$results/bench-host.tap"
 }
 # Beside the kernel build, whose links leave a CPU idle (lint needs the
-# tree's checkpatch.pl): on 2026-12-02 they ran 95 s after the last guest.
+# tree's checkpatch.pl).
 build_for_guests host_checks
 
-# One boot per topology: a KASAN boot under TCG, alone, reaches its first
-# test in about 16 s (5 s to init, the rest starting programs over 9p).
-# Placement runs in each; the tests whose outcome cannot depend on the
-# topology run once: the boot parameter and interface tests (and the
-# torture's watchdog) in the first topology of TOPOS, whose command line
-# carries the boot parameter, sync_wakeup_boot first; the fuzzer in the
-# second. The torture beside stress-ng ends every boot. Longest first, for
-# when there are fewer lanes than boots: the first topology, then llc2,
-# then smt.
+# One boot per topology. Placement runs in each; the tests whose outcome
+# cannot depend on the topology run once: the boot parameter and interface
+# tests (and the torture's watchdog) in the first topology of TOPOS, whose
+# command line carries the boot parameter, sync_wakeup_boot first; the
+# fuzzer in the second. The torture beside stress-ng ends every boot.
+# Longest first, for when there are fewer lanes than boots.
 first=${TOPOS%% *}
 by_cost=$first
 for topo in llc2 smt flat; do

@@ -111,7 +111,8 @@ finish() {
 
 # build_for_guests [FUNCTION]: the patched tree, the kernel start_guest
 # boots ($guest_flavour, default test) and the selftests; FUNCTION, if
-# given, starts in the background once the tree is there. A failure ends the run with the count line all the same.
+# given, starts in the background once the tree is there. A failure ends
+# the run with the count line all the same.
 build_for_guests() {
 	local step
 	for step in "prepare-tree.sh" "build-kernel.sh ${guest_flavour:-test}" "build-selftests.sh"; do
