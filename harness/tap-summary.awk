@@ -53,7 +53,7 @@ function status(line) {
 	return "pass"
 }
 
-FNR == 1 { prog_cases = 0; prog_fails = 0; prog_plan = 0 }
+FNR == 1 { prog_cases = prog_fails = prog_plan = 0 }
 
 /^# 1\.\.[0-9]+/ { prog_plan = substr($2, 4) + 0; next }
 
@@ -70,9 +70,7 @@ FNR == 1 { prog_cases = 0; prog_fails = 0; prog_plan = 0 }
 	prog_status = status($0)
 	prog_line = $0
 	flush_program()
-	prog_cases = 0
-	prog_fails = 0
-	prog_plan = 0
+	prog_cases = prog_fails = prog_plan = 0
 	next
 }
 
