@@ -381,12 +381,13 @@ tree_stamp() {
 	} | sha256sum | cut -d' ' -f1
 }
 
-# tree_git ARG...: git in build/linux, whose commits are scratch: make
-# writeback keeps their messages and changes, not who made or signed them.
+# Who makes build/linux's commits, which are scratch: make writeback keeps
+# their messages and changes, not who made or signed them.
+TREE_IDENTITY=(GIT_AUTHOR_NAME="make tree" GIT_AUTHOR_EMAIL=tree@invalid
+	GIT_COMMITTER_NAME="make tree" GIT_COMMITTER_EMAIL=tree@invalid)
+# tree_git ARG...: git in build/linux, as TREE_IDENTITY.
 tree_git() {
-	GIT_AUTHOR_NAME="make tree" GIT_AUTHOR_EMAIL=tree@invalid \
-		GIT_COMMITTER_NAME="make tree" GIT_COMMITTER_EMAIL=tree@invalid \
-		git -C "$TREE" -c core.autocrlf=false -c commit.gpgsign=false "$@"
+	env "${TREE_IDENTITY[@]}" git -C "$TREE" -c core.autocrlf=false -c commit.gpgsign=false "$@"
 }
 
 # tree_work: what build/linux holds that make writeback would not carry

@@ -24,9 +24,8 @@ if own_tree; then
 	exit 0
 fi
 
-# commit_patch's commits are scratch too (tree_git in lib.sh).
-export GIT_AUTHOR_NAME="make tree" GIT_AUTHOR_EMAIL=tree@invalid
-export GIT_COMMITTER_NAME="make tree" GIT_COMMITTER_EMAIL=tree@invalid
+# commit_patch's commits are scratch too.
+export "${TREE_IDENTITY[@]}"
 g() { tree_git "$@"; }
 base_id="$src $(kernel_version "$src")"
 
