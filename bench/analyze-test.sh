@@ -190,9 +190,8 @@ awk -F, -v dir="$scratch" 'NR == 1 { print >dir "/ov-b1.csv"; print >dir "/ov-b2
 	--a "$scratch/ov-b1.csv" "$scratch/ov-b2.csv" --b "$scratch/ov-patched.csv" >/dev/null
 out=$(diff "$scratch/ov/compare.csv" "$scratch/ov2/compare.csv") && rc=0 || rc=1
 tap "$rc" "compare.py pools the files of a side" "$out"
-# Bad sides stop with a message and write nothing.
-# refuses WHAT WANT_TEXT ARG...: compare.py with these ARGs fails, says
-# WANT_TEXT and writes nothing.
+# Bad sides: refuses WHAT WANT_TEXT ARG...: compare.py with these ARGs
+# fails, says WANT_TEXT and writes nothing.
 refuses() {
 	local what=$1 want=$2 out rc=1
 	shift 2

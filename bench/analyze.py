@@ -223,7 +223,7 @@ def summarise(rows, baseline):
             if s["test"] and base_mean:
                 s["ci"] = tuple(100.0 * s["test"][k] / abs(base_mean) for k in ("lo", "hi"))
             for name in ("kept_on_waker_cpu", "hint_dropped"):
-                shares = [x for x in (share(r, name, ["sync_wakeups"]) for r in runs)
+                shares = [x for x in (share(r, [name], ["sync_wakeups"]) for r in runs)
                           if x is not None]
                 s[name] = statistics.fmean(shares) if shares else None
             g["arms"][arm] = s
@@ -294,13 +294,9 @@ def opt(x, spec):
 
 # --- placement profile ------------------------------------------------------
 
-def share(r, part, whole):
-    """part / sum of the columns in whole, for one run; None if not counted."""
-    return shares(r, [part], whole)
-
-
-def shares(r, parts, whole):
-    """sum of the columns in parts / sum of those in whole; None if not counted."""
+def share(r, parts, whole):
+    """sum of the columns in parts / sum of those in whole, for one run; None
+    if not counted."""
     try:
         d = sum(int(r[c]) for c in whole)
         return sum(int(r[c]) for c in parts) / d if d > 0 else None
@@ -318,18 +314,17 @@ def per_op(r, cols, scale=1.0):
 
 # (heading, unit: share or a number format, per-run function)
 PROFILE_FIGURES = [
-    ("on waker CPU", "share", lambda r: share(r, "landed_waker_cpu", LANDINGS)),
-    ("SMT sibling", "share", lambda r: share(r, "landed_smt_sibling", LANDINGS)),
-    ("same LLC", "share", lambda r: share(r, "landed_same_llc", LANDINGS)),
-    ("other LLC", "share", lambda r: share(r, "landed_other_llc", LANDINGS)),
-    ("promises kept", "share", lambda r: share(r, "promise_kept", ["promise_kept", "promise_broken"])),
-    ("in waker's softirq", "share", lambda r: share(r, "context_softirq_bh", CONTEXTS)),
-    ("in other irq", "share", lambda r: shares(r, ["context_softirq", "context_hardirq"],
-                                               CONTEXTS)),
-    ("ttwu on waking CPU", "share", lambda r: share(r, "ttwu_local", ["ttwu_count"])),
-    ("wake_affine() moves", "share", lambda r: share(r, "ttwu_move_affine", ["ttwu_count"])),
+    ("on waker CPU", "share", lambda r: share(r, ["landed_waker_cpu"], LANDINGS)),
+    ("SMT sibling", "share", lambda r: share(r, ["landed_smt_sibling"], LANDINGS)),
+    ("same LLC", "share", lambda r: share(r, ["landed_same_llc"], LANDINGS)),
+    ("other LLC", "share", lambda r: share(r, ["landed_other_llc"], LANDINGS)),
+    ("promises kept", "share", lambda r: share(r, ["promise_kept"], ["promise_kept", "promise_broken"])),
+    ("in waker's softirq", "share", lambda r: share(r, ["context_softirq_bh"], CONTEXTS)),
+    ("in other irq", "share", lambda r: share(r, ["context_softirq", "context_hardirq"], CONTEXTS)),
+    ("ttwu on waking CPU", "share", lambda r: share(r, ["ttwu_local"], ["ttwu_count"])),
+    ("wake_affine() moves", "share", lambda r: share(r, ["ttwu_move_affine"], ["ttwu_count"])),
     ("IPIs / op", ".3g", lambda r: per_op(r, ["ipi_resched", "ipi_call"])),
-    ("of which function call", "share", lambda r: share(r, "ipi_call", ["ipi_resched", "ipi_call"])),
+    ("of which function call", "share", lambda r: share(r, ["ipi_call"], ["ipi_resched", "ipi_call"])),
     ("ctx switches / op", ".3g", lambda r: per_op(r, ["ctx_switches"])),
     ("run delay / op (usec)", ".3g", lambda r: per_op(r, ["run_delay_ns"], 1e-3)),
     ("lb migrations / 1k op", ".3g", lambda r: per_op(r, ["lb_migrations"], 1e3)),

@@ -22,8 +22,6 @@ WORKLOADS=${WORKLOADS:-pipe pipe-cpu01 pipe-cpu0 msg-thread-g1 msg-thread-g2 msg
 ARMS=off
 export TOPO ACCEL WORKLOADS ARMS
 
-base_kernel_dir() { echo "$BUILD/kernel-base"; }
-
 # Each variable's own value (harness/check-vars.sh, as make vars does: the
 # script may be run without make), then the clock.
 check_settings() {
@@ -34,7 +32,7 @@ check_settings() {
 build() {
 	local k
 	if [ "$NOBUILD" = 1 ]; then
-		for k in "$(base_kernel_dir)" "$(kernel_dir bench)"; do
+		for k in "$(kernel_dir base)" "$(kernel_dir bench)"; do
 			[ -f "$k/arch/x86/boot/bzImage" ] ||
 				die "NOBUILD=1 but there is no $k/arch/x86/boot/bzImage: run without NOBUILD"
 		done
@@ -42,7 +40,7 @@ build() {
 	fi
 	"$REPO/harness/source.sh"
 	log "building the unpatched base kernel from $(ksrc)"
-	"$REPO/harness/build-kernel.sh" bench "$(ksrc)" "$(base_kernel_dir)"
+	"$REPO/harness/build-kernel.sh" bench "$(ksrc)" "$(kernel_dir base)"
 	"$REPO/harness/prepare-tree.sh"
 	"$REPO/harness/build-kernel.sh" bench
 }
@@ -57,14 +55,14 @@ main() {
 	{
 		echo "experiment: unpatched base kernel vs patched kernel with SYNC_PAIR_AFFINE off,"
 		echo "  $BOOTS boot pairs alternating base, patched; ARMS=off in every boot; runs pooled per kernel"
-		echo "kernel.base: $(base_kernel_dir)/arch/x86/boot/bzImage"
+		echo "kernel.base: $(kernel_dir base)/arch/x86/boot/bzImage"
 		echo "kernel.patched-off: $(kernel_dir bench)/arch/x86/boot/bzImage"
 		host_meta /dev/null bench-overhead | grep -v '^\(accel\|vcpu pinning\|clock\): '
 	} >"$res/meta.txt"
 	for n in $(seq "$BOOTS"); do
 		for kind in base patched-off; do
 			i=$((i + 1))
-			if [ "$kind" = base ]; then kernel=$(base_kernel_dir); else kernel=$(kernel_dir bench); fi
+			if [ "$kind" = base ]; then kernel=$(kernel_dir base); else kernel=$(kernel_dir bench); fi
 			log "boot $i/$((2 * BOOTS)): $kind kernel"
 			boot_bench "$res/$kind-$n" "$kernel/arch/x86/boot/bzImage"
 			sed "s/^/$kind-$n./" "$res/$kind-$n/meta.txt" >>"$res/meta.txt"

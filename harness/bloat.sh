@@ -8,7 +8,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 not_own_tree "make bloat builds it as the unpatched base"
 
-base="$BUILD/kernel-base"
+base=$(kernel_dir base)
 patched=$(kernel_dir bench)
 sched_objs="kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_policy.o kernel/sched/build_utility.o"
 

@@ -76,11 +76,8 @@ host_checks() {
 			echo "not ok 999 harness/lint.sh stopped early" >>"$results/lint.tap"
 	fi
 	log "make bench HOST=1 QUICK=1 ARMS=off (this machine's kernel $(uname -r))"
-	if host_bench; then
-		echo "ok 1 make bench HOST=1 QUICK=1 ARMS=off tabulates every workload on this machine's kernel"
-	else
-		echo "not ok 1 make bench HOST=1 QUICK=1 ARMS=off tabulates every workload on this machine's kernel"
-	fi >"$results/bench-host.tap"
+	local what="make bench HOST=1 QUICK=1 ARMS=off tabulates every workload on this machine's kernel"
+	if host_bench; then echo "ok 1 $what"; else echo "not ok 1 $what"; fi >"$results/bench-host.tap"
 }
 # Beside the kernel build, whose links leave a CPU idle (lint needs the
 # tree's checkpatch.pl).
