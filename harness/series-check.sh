@@ -116,9 +116,12 @@ check_mails "$am" "$out"
 [ "$SERIES_BUILDS" = yes ] || finish
 
 mkdir -p "$results"
-if [ ! -f "$(kernel_dir test)/.config" ] || [ ! -f "$(kernel_dir bench)/.config" ]; then
-	die "no test or bench config yet: run make kernel FLAVOUR=test and FLAVOUR=bench first"
-fi
+# The configs every build below starts from, as make kernel makes them;
+# only configured here where a clean checkout has none yet.
+for flavour in test bench; do
+	[ -f "$(kernel_dir "$flavour")/.config" ] ||
+		KTARGETS=olddefconfig "$REPO/harness/build-kernel.sh" "$flavour" >/dev/null
+done
 # Bisectability: the test kernel (KASAN, lockdep: the strictest config)
 # after each patch; ccache makes all but kernel/sched/ cheap. Each one
 # boots on flat, turns the feature on where it exists, and sends pipe
