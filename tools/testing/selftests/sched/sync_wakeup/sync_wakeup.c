@@ -565,26 +565,34 @@ static const char * const sw_trace_files[SW_TRACE_NR_SAVED] = {
 };
 
 /*
- * Their values before sw_trace_start(), and whether they are to be put
- * back. Shared with the test's parent, whose FIXTURE_TEARDOWN_PARENT()
- * puts them back after a failed test: 6.12's harness can skip a child's
- * teardown after a failed ASSERT (its "child" is not volatile across the
- * longjmp; seen with gcc 12 -O2).
+ * The files sw_trace_start() changed (the events' as that process found
+ * them), their values before, and whether they are to be put back. Shared
+ * by every process of the program, so that whichever runs the fixture's
+ * teardown sees what the test changed, and a later test or the exit hook
+ * what a test the harness killed left behind. (6.12's harness runs no
+ * FIXTURE_TEARDOWN() after a failed ASSERT at -O2: its "child" is not
+ * volatile across the longjmp, so the test process takes the parent's
+ * path, and runs a FIXTURE_TEARDOWN_PARENT() there.)
  */
-struct sw_trace_saved {
+struct sw_trace_state {
 	bool changed;
+	char file[SW_TRACE_NR_SAVED][128];
 	char val[SW_TRACE_NR_SAVED][32];
 };
 
-static struct sw_trace_saved sw_trace_private, *sw_trace_saved = &sw_trace_private;
+static struct sw_trace_state sw_trace_private;
+static struct sw_trace_state *sw_trace_state = &sw_trace_private;
 
-static void __attribute__((constructor)) sw_trace_saved_share(void)
+static void __attribute__((constructor)) sw_trace_state_share(void)
 {
-	void *p = mmap(NULL, sizeof(*sw_trace_saved), PROT_READ | PROT_WRITE,
+	void *p = mmap(NULL, sizeof(*sw_trace_state), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
-	if (p != MAP_FAILED)
-		sw_trace_saved = p;
+	if (p == MAP_FAILED)
+		ksft_print_msg("no shared trace state (%s): a failed test may leave tracing on\n",
+			       strerror(errno));
+	else
+		sw_trace_state = p;
 }
 
 /* Mount tracefs where it belongs, unless it is there. Returns 0 or -errno. */
@@ -655,6 +663,9 @@ static int sw_trace_save(int i)
 	char buf[512], *val = buf, *end;
 	ssize_t n;
 
+	if (snprintf(sw_trace_state->file[i], sizeof(sw_trace_state->file[i]), "%s",
+		     sw_trace_files[i]) >= (int)sizeof(sw_trace_state->file[i]))
+		return -ENAMETOOLONG;
 	n = sw_read_file(sw_trace_files[i], buf, sizeof(buf));
 	if (n < 0)
 		return n;
@@ -666,10 +677,10 @@ static int sw_trace_save(int i)
 		/* buffer_size_kb may say "7 (expanded: 1408)" */
 		end = val + strcspn(val, "\n ");
 	}
-	if (!end || end == val || end - val >= (ptrdiff_t)sizeof(sw_trace_saved->val[i]))
+	if (!end || end == val || end - val >= (ptrdiff_t)sizeof(sw_trace_state->val[i]))
 		return -EPROTO;
 	*end = '\0';
-	memcpy(sw_trace_saved->val[i], val, end - val + 1);
+	memcpy(sw_trace_state->val[i], val, end - val + 1);
 	return 0;
 }
 
@@ -701,6 +712,8 @@ int sw_trace_start(void)
 	size_t i;
 	int fd, err;
 
+	/* What a test the harness killed left on is not the state to keep. */
+	sw_trace_restore();
 	err = sw_trace_events();
 	if (err)
 		return err;
@@ -711,7 +724,7 @@ int sw_trace_start(void)
 			return err;
 		}
 	}
-	sw_trace_saved->changed = true;
+	sw_trace_state->changed = true;
 	for (i = 0; i < ARRAY_SIZE(set); i++) {
 		err = sw_write_str(set[i][0], set[i][1]);
 		if (err)
@@ -725,8 +738,9 @@ int sw_trace_start(void)
 	}
 	close(fd);
 	err = sw_write_str(SW_TRACEFS "/tracing_on", "1");
-	if (!err)
-		return 0;
+	if (err)
+		goto undo;
+	return 0;
 undo:
 	sw_trace_restore();
 	return err;
@@ -734,19 +748,20 @@ undo:
 
 /*
  * Put back the trace settings sw_trace_start() changed and remove the
- * tests' "t:" events. sw_trace_stop() does; a fixture's teardown calls it
- * too, for a test that failed with the trace on. Returns 0, also when
+ * tests' "t:" events. sw_trace_stop() does; so do a fixture's teardown,
+ * for a test that failed with the trace on, and sw_trace_start() and the
+ * exit hook, for one the harness killed. Returns 0, also when
  * there was nothing to put back, or the first -errno.
  */
 int sw_trace_restore(void)
 {
 	int i, ret, err = 0;
 
-	if (!sw_trace_saved->changed)
+	if (!sw_trace_state->changed)
 		return 0;
-	sw_trace_saved->changed = false;
+	sw_trace_state->changed = false;
 	for (i = 0; i < SW_TRACE_NR_SAVED; i++) {
-		ret = sw_write_str(sw_trace_files[i], sw_trace_saved->val[i]);
+		ret = sw_write_str(sw_trace_state->file[i], sw_trace_state->val[i]);
 		err = err ? err : ret;
 	}
 	sw_tprobes_remove();
@@ -1888,6 +1903,7 @@ bool sw_restore_initial_state(void)
 {
 	if (getpid() != sw_initial_pid)
 		return false;
+	sw_trace_restore();
 	sw_restore(&sw_initial_state);
 	return true;
 }

@@ -393,7 +393,8 @@ int sw_udp_stream_run(long messages, long pause_us, struct sw_net *out);
  * can tell that all its tests were skipped.
  *
  * A test killed by the harness' timeout never reaches its teardown: the
- * main process puts back the state it found when it exits.
+ * main process puts back the state it found, and the trace settings, when
+ * it exits.
  *
  * The harness exits 0 when every test was skipped, which run_kselftest.sh
  * reports as "ok": exit with KSFT_SKIP instead, so that a kernel without
