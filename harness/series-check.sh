@@ -116,11 +116,11 @@ check_mails "$am" "$out"
 [ "$SERIES_BUILDS" = yes ] || finish
 
 mkdir -p "$results"
-# The configs every build below starts from, as make kernel makes them;
-# only configured here where a clean checkout has none yet.
+# The configs every build below starts from, the ones make kernel makes;
+# where a clean checkout has none yet, configured here (no build).
 for flavour in test bench; do
 	[ -f "$(kernel_dir "$flavour")/.config" ] ||
-		KTARGETS=olddefconfig "$REPO/harness/build-kernel.sh" "$flavour" >/dev/null
+		KTARGETS=olddefconfig "$REPO/harness/build-kernel.sh" "$flavour"
 done
 # Bisectability: the test kernel (KASAN, lockdep: the strictest config)
 # after each patch; ccache makes all but kernel/sched/ cheap. Each one
