@@ -41,6 +41,7 @@ selftests: tree
 	@$(H)/build-selftests.sh
 
 vm: kernel
+	@vm/guest-root.sh
 	@vm/run.sh
 
 lint: tree

@@ -62,8 +62,8 @@ boot_bench() {
 	clock=$(guest_clock) || exit 1
 	[ "$clock" != icount ] || icount=$ICOUNT_SHIFT
 	mkdir -p "$out"
-	kconfig=${kernel:-$(kernel_dir bench)/arch/x86/boot/bzImage}
-	kconfig=${kconfig%/arch/x86/boot/bzImage}/.config
+	kconfig=${kernel:-$(kernel_image bench)}
+	kconfig=${kconfig%/"$ARCH_IMAGE"}/.config
 	# Each vCPU on its own host CPU where there are enough: less noise.
 	followed "$out/progress" "$out/vm-run.log" env ICOUNT="$icount" PIN_VCPUS=1 FLAVOUR=bench OUT="$out" \
 		CMD="$(guest_cmd "$kconfig")" TIMEOUT="${TIMEOUT:-$(default_timeout)}" KERNEL="$kernel" \

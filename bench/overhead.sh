@@ -33,8 +33,8 @@ build() {
 	local k
 	if [ "$NOBUILD" = 1 ]; then
 		for k in "$(kernel_dir base)" "$(kernel_dir bench)"; do
-			[ -f "$k/arch/x86/boot/bzImage" ] ||
-				die "NOBUILD=1 but there is no $k/arch/x86/boot/bzImage: run without NOBUILD"
+			[ -f "$k/$ARCH_IMAGE" ] ||
+				die "NOBUILD=1 but there is no $k/$ARCH_IMAGE: run without NOBUILD"
 		done
 		return 0
 	fi
@@ -55,8 +55,8 @@ main() {
 	{
 		echo "experiment: unpatched base kernel vs patched kernel with SYNC_PAIR_AFFINE off,"
 		echo "  $BOOTS boot pairs alternating base, patched; ARMS=off in every boot; runs pooled per kernel"
-		echo "kernel.base: $(kernel_dir base)/arch/x86/boot/bzImage"
-		echo "kernel.patched-off: $(kernel_dir bench)/arch/x86/boot/bzImage"
+		echo "kernel.base: $(kernel_dir base)/$ARCH_IMAGE"
+		echo "kernel.patched-off: $(kernel_dir bench)/$ARCH_IMAGE"
 		host_meta /dev/null bench-overhead | grep -v '^\(accel\|vcpu pinning\|clock\): '
 	} >"$res/meta.txt"
 	for n in $(seq "$BOOTS"); do
@@ -64,7 +64,7 @@ main() {
 			i=$((i + 1))
 			if [ "$kind" = base ]; then kernel=$(kernel_dir base); else kernel=$(kernel_dir bench); fi
 			log "boot $i/$((2 * BOOTS)): $kind kernel"
-			boot_bench "$res/$kind-$n" "$kernel/arch/x86/boot/bzImage"
+			boot_bench "$res/$kind-$n" "$kernel/$ARCH_IMAGE"
 			sed "s/^/$kind-$n./" "$res/$kind-$n/meta.txt" >>"$res/meta.txt"
 			{
 				echo "$kind-$n.accel: $(cat "$res/$kind-$n/accel")"

@@ -50,14 +50,16 @@ baseline() {
 
 build() {
 	if [ "$NOBUILD" = 1 ]; then
-		[ -f "$(kernel_dir bench)/arch/x86/boot/bzImage" ] ||
-			die "NOBUILD=1 but there is no $(kernel_dir bench)/arch/x86/boot/bzImage: run without NOBUILD"
-		log "NOBUILD=1: booting the existing $(kernel_dir bench)/arch/x86/boot/bzImage"
+		[ -f "$(kernel_image bench)" ] ||
+			die "NOBUILD=1 but there is no $(kernel_image bench): run without NOBUILD"
+		log "NOBUILD=1: booting the existing $(kernel_image bench)"
+		"$REPO/vm/guest-root.sh"
 		return 0
 	fi
 	"$REPO/harness/source.sh"
 	"$REPO/harness/prepare-tree.sh"
 	"$REPO/harness/build-kernel.sh" bench
+	"$REPO/vm/guest-root.sh"
 }
 
 # --- HOST=1 ---------------------------------------------------------------

@@ -62,6 +62,14 @@ if ! out=$(ACCEL=kvm "$REPO/harness/check-vars.sh" 2>&1); then
 fi
 tap "$rc" "vmx without /dev/kvm: make's variable check refuses ACCEL=kvm first" "got '$out'"
 
+# An arm64 guest on these x86_64 hosts: TCG whatever the host offers.
+host "vmx hypervisor" yes
+expect "ARCH=arm64, vmx and /dev/kvm: auto keeps TCG, arm64's CPU model" \
+	"tcg -accel tcg,thread=single -cpu max,pauth-impdef=on" "$(ARCH=arm64 TCG_THREAD=single args auto)"
+out=$(ARCH=arm64 args kvm)
+case "$out" in *"only x86_64 guests run under KVM here"*"exit 1") rc=0 ;; *) rc=1 ;; esac
+tap "$rc" "ARCH=arm64: ACCEL=kvm stops, saying what to use" "got '$out'"
+
 # icount_args: QEMU's instruction-counting clock, only where QEMU has one.
 icount() { (icount_args "$@" 2>&1) || echo "exit $?"; }
 expect "icount under single-threaded TCG: shift N, idle time skipped" "-icount shift=3,sleep=off" \

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Configure and build one flavour of the patched tree with O=build/kernel-<flavour>.
-#   bench: allnoconfig + configs/guest.fragment + .config.fragment
-#          + the selftests' config files
+# Configure and build one flavour of the patched tree with O=build/kernel-<flavour>
+# (build/kernel-<flavour>-<ARCH> for another ARCH than the default).
+#   bench: allnoconfig + configs/guest.fragment + configs/<ARCH>.fragment
+#          + .config.fragment + the selftests' config files
 #   test:  bench + configs/debug.fragment (KASAN, lockdep, UBSAN, ...)
 #   rt:    bench + configs/rt.fragment (PREEMPT_RT)
 # Usage: build-kernel.sh FLAVOUR [SRCDIR OUTDIR]
 # SRCDIR/OUTDIR build another tree with the same config (the unpatched base).
-# KTARGETS overrides the make targets (default bzImage).
+# KTARGETS overrides the make targets (default the image QEMU boots).
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +19,7 @@ out=${3:-$(kernel_dir "$flavour")}
 
 fragments() {
 	echo "$REPO/configs/guest.fragment"
+	echo "$REPO/configs/$ARCH.fragment"
 	echo "$REPO/.config.fragment"
 	# What the selftests declare they need, the kselftest way.
 	find "$REPO/tools/testing/selftests/sched" -name config | LC_ALL=C sort
@@ -45,7 +47,7 @@ configure() {
 	frags=$(copy_fragments "$out/fragments")
 	# allnoconfig with the fragments: an option nobody asks for stays out.
 	# shellcheck disable=SC2086 # one path a word, none with a space
-	(cd "$src" && scripts/kconfig/merge_config.sh -n -O "$out" $frags) >"$out/merge_config.log" 2>&1 ||
+	(cd "$src" && env "${KBUILD_ARCH[@]}" scripts/kconfig/merge_config.sh -n -O "$out" $frags) >"$out/merge_config.log" 2>&1 ||
 		die "merge_config.sh failed: see $out/merge_config.log"
 	if [ "$flavour" = rt ]; then
 		# On the finished config, not on allnoconfig: PREEMPT_RT needs
@@ -53,7 +55,7 @@ configure() {
 		# SHMEM, ...) a prompt and so an allnoconfig "n".
 		cp "$REPO/configs/rt.fragment" "$out/fragments/rt.fragment"
 		frags="$frags $out/fragments/rt.fragment"
-		(cd "$src" && scripts/kconfig/merge_config.sh -O "$out" "$out/.config" "$out/fragments/rt.fragment") \
+		(cd "$src" && env "${KBUILD_ARCH[@]}" scripts/kconfig/merge_config.sh -O "$out" "$out/.config" "$out/fragments/rt.fragment") \
 			>>"$out/merge_config.log" 2>&1 || die "merge_config.sh failed: see $out/merge_config.log"
 	fi
 	# shellcheck disable=SC2086
@@ -63,7 +65,7 @@ configure() {
 
 log "configuring $flavour kernel in $out"
 configure
-targets=${KTARGETS:-bzImage}
+targets=${KTARGETS:-${ARCH_IMAGE##*/}}
 log "building $flavour $targets ($(nproc) CPUs, ccache in $CCACHE_DIR)"
 start=$(date +%s)
 # shellcheck disable=SC2086 # several targets

@@ -26,7 +26,7 @@ guest_flavour=rt
 build_for_guests
 # shellcheck disable=SC2086 # one word per test
 guest rt flat "" "$BOOT_TIMEOUT" \
-	"sh $(sq "$REPO/vm/guest-check.sh") flat $(sq "$BUILD/kselftest") $tests" $tests
+	"sh $(sq "$REPO/vm/guest-check.sh") flat $(sq "$(kselftest_dir)") $tests" $tests
 expect "boot rt: the kernel is PREEMPT_RT" grep -q ' PREEMPT_RT ' "$results/rt/console.log"
 # shellcheck disable=SC2119 # no host TAP files besides its own
 finish

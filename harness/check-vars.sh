@@ -66,7 +66,7 @@ known() {
 	case " $KBUILD_VARIABLES " in *" $1 "*) return 0 ;; esac
 	case "$1" in
 	O) die "O=$O: the builds go under build/ (or /var/tmp for a checkout whose path holds a space); drop O=" ;;
-	ARCH | CROSS_COMPILE) die "$1=${!1}: only x86_64 guests are supported today; drop $1=" ;;
+	CROSS_COMPILE) die "CROSS_COMPILE=${!1}: ARCH= picks the guests' architecture and its cross compiler (harness/definitions.sh); drop CROSS_COMPILE=" ;;
 	LLVM | CC) die "$1=${!1}: the kernels are built with gcc through ccache; drop $1=" ;;
 	esac
 	# shellcheck disable=SC2086,SC2116 # the words, on one line
@@ -88,8 +88,9 @@ if [ -n "${KSRC:-}" ]; then
 	fi
 fi
 one_of FLAVOUR "$FLAVOURS"
-one_of TOPO "$TOPOLOGIES"
-one_of TOPOS "$TOPOLOGIES"
+# lib.sh has refused an unknown ARCH; the topologies are the ARCH's.
+one_of TOPO "$ARCH_TOPOLOGIES"
+one_of TOPOS "$ARCH_TOPOLOGIES"
 one_of ACCEL "auto kvm tcg"
 if [ "${ACCEL:-auto}" = kvm ] && [ ! -w "${ACCEL_KVM_DEV:-/dev/kvm}" ]; then
 	die "ACCEL=kvm, but /dev/kvm is not usable here: use ACCEL=tcg or auto"

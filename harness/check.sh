@@ -27,6 +27,9 @@ boot_test=sched/sync_wakeup:sync_wakeup_boot
 # Whose outcome can depend on the topology, and whose cannot.
 per_topo_tests="sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_promise"
 once_tests="$boot_test sched/sync_wakeup:sync_wakeup_iface"
+# On a topology of asymmetric CPU capacity only (CAPACITY_<TOPO>): it
+# skips on any other.
+capacity_test=sched/sync_wakeup:sync_wakeup_capacity
 # Also once, in the second boot if there is one: the first boot is the
 # longest already.
 spread_tests="sched/sync_wakeup:sync_wakeup_fuzz"
@@ -91,22 +94,25 @@ build_for_guests host_checks
 # Longest first, for when there are fewer lanes than boots.
 first=${TOPOS%% *}
 by_cost=$first
-for topo in llc2 smt flat; do
-	[ "$topo" = "$first" ] && continue
+# shellcheck disable=SC2086 # one word per topology
+for topo in llc2 smt flat $TOPOS; do
+	case " $by_cost " in *" $topo "*) continue ;; esac
 	case " $TOPOS " in *" $topo "*) by_cost+=" $topo" ;; esac
 done
 second=$(echo "$by_cost" | cut -s -d' ' -f2)
 tests_for() { # tests_for TOPO: the selftests its boot runs
+	local cap="CAPACITY_$1" tests=$per_topo_tests
+	[ -z "${!cap-}" ] || tests+=" $capacity_test"
 	if [ -n "${TESTS:-}" ]; then
 		echo "$TESTS"
 	elif [ "$1" = "$first" ] && [ -z "$second" ]; then
-		echo "$once_tests $spread_tests $per_topo_tests"
+		echo "$once_tests $spread_tests $tests"
 	elif [ "$1" = "$first" ]; then
-		echo "$once_tests $per_topo_tests"
+		echo "$once_tests $tests"
 	elif [ "$1" = "$second" ]; then
-		echo "$spread_tests $per_topo_tests"
+		echo "$spread_tests $tests"
 	else
-		echo "$per_topo_tests"
+		echo "$tests"
 	fi
 }
 append_for() { # append_for TOPO: its kernel command line
@@ -116,9 +122,9 @@ append_for() { # append_for TOPO: its kernel command line
 	return 0
 }
 for topo in $by_cost; do
-	cmd="${judge}sh $(sq "$REPO/vm/guest-check.sh") $topo $(sq "$BUILD/kselftest") $(tests_for "$topo")"
+	cmd="${judge}sh $(sq "$REPO/vm/guest-check.sh") $topo $(sq "$(kselftest_dir)") $(tests_for "$topo")"
 	[ "$STRESS_SECS" = 0 ] ||
-		cmd+="; sh $(sq "$REPO/stress/guest-stress.sh") $STRESS_SECS $(sq "$BUILD/kselftest")"
+		cmd+="; sh $(sq "$REPO/stress/guest-stress.sh") $STRESS_SECS $(sq "$(kselftest_dir)")"
 	# The torture's watchdog is tested once: the outcome is the program's.
 	[ "$STRESS_SECS" = 0 ] || [ "$topo" = "$first" ] || cmd+=" --no-watchdog-test"
 	start_guest "$topo" "$topo" "$(append_for "$topo")" "$BOOT_TIMEOUT" "$cmd"

@@ -18,20 +18,51 @@ DEBIAN_SOURCE='linux-source-6.12'
 # fragments; test, bench with the debug checkers; rt, bench with PREEMPT_RT.
 FLAVOURS='bench test rt'
 
+# The guests' architectures (ARCH): each has its own kernels, selftests,
+# QEMU and topologies. x86_64 boots the host's root; arm64 a Debian root
+# of its own (vm/arm64-root.sh), where the packages below are all it has.
+ARCHES='x86_64 arm64'
+ARCH_DEFAULT='x86_64'
+IMAGE_x86_64='arch/x86/boot/bzImage'
+IMAGE_arm64='arch/arm64/boot/Image'
+QEMU_x86_64='qemu-system-x86_64'
+QEMU_arm64='qemu-system-aarch64'
+CROSS_COMPILE_arm64='aarch64-linux-gnu-'
+CONSOLE_x86_64='ttyS0'
+CONSOLE_arm64='ttyAMA0'
+# What the build host needs for each (harness/deps.sh); fdtput is in
+# device-tree-compiler, qemu-user-static runs the root's package scripts.
+HOST_PACKAGES_x86_64='qemu-system-x86'
+HOST_PACKAGES_arm64='qemu-system-arm gcc-aarch64-linux-gnu mmdebstrap qemu-user-static device-tree-compiler'
+ROOT_PACKAGES_arm64='procps iproute2 kmod util-linux systemd-sysv python3 linux-perf stress-ng rt-tests sockperf dbench iperf3'
+
 # The guest topologies: QEMU's -smp, and what the guest must then see (CPUs,
 # SMT active, packages, cpu0's scheduling domains), checked in every make
-# check boot.
-TOPOLOGIES='flat smt llc2'
+# check boot. Each belongs to one ARCH.
+TOPOLOGIES='flat smt llc2 cls2 asym'
+TOPOLOGIES_x86_64='flat smt llc2'
+TOPOLOGIES_arm64='cls2 asym'
 SMP_flat='2,sockets=1,cores=2,threads=1'
 SMP_smt='4,sockets=1,cores=2,threads=2'
 SMP_llc2='4,sockets=2,cores=2,threads=1'
 SEEN_flat='cpus=2 smt=0 packages=1 domains=MC'
 SEEN_smt='cpus=4 smt=1 packages=1 domains=SMT MC'
 SEEN_llc2='cpus=4 smt=0 packages=2 domains=MC PKG'
-# What each target boots unless TOPO or TOPOS says otherwise.
-TOPO_DEFAULT='flat'
-TOPOS_CHECK='flat smt llc2'
-TOPOS_STRESS='flat llc2'
+# v4's platform (Ampere Altra): no SMT, clusters in one LLC. asym is cls2
+# with CPUs 0-1 big and 2-3 little: capacity-dmips-mhz in QEMU's device
+# tree (vm/run.sh), one value per CPU.
+SMP_cls2='4,sockets=1,clusters=2,cores=2,threads=1'
+SMP_asym='4,sockets=1,clusters=2,cores=2,threads=1'
+SEEN_cls2='cpus=4 smt=0 packages=1 domains=CLS MC'
+SEEN_asym='cpus=4 smt=0 packages=1 domains=CLS MC'
+CAPACITY_asym='1024 1024 512 512'
+# What each target boots unless TOPO or TOPOS says otherwise, per ARCH.
+TOPO_DEFAULT_x86_64='flat'
+TOPOS_CHECK_x86_64='flat smt llc2'
+TOPOS_STRESS_x86_64='flat llc2'
+TOPO_DEFAULT_arm64='cls2'
+TOPOS_CHECK_arm64='cls2 asym'
+TOPOS_STRESS_arm64='cls2'
 
 # bench/guest-bench.py's workloads, in the tables' order: the pipe pair
 # (free, on CPUs 0-1, pinned to CPU 0), perf's messaging and hackbench
@@ -59,7 +90,7 @@ TCG_THREAD_DEFAULT='single'
 
 # The variables the targets read (make help describes each): make refuses
 # any other given on its command line.
-VARIABLES='KSRC FLAVOUR TOPO TOPOS ACCEL TCG_THREAD CLOCK APPEND TIMEOUT CMD
+VARIABLES='ARCH KSRC FLAVOUR TOPO TOPOS ACCEL TCG_THREAD CLOCK APPEND TIMEOUT CMD
 TESTS STRESS_SECS BOOT_TIMEOUT GUEST_JOBS DURATION DISCARD_TREE
 CLONE_TARGET CLONE_USER SERIES_BUILDS
 ROUNDS ARMS WORKLOADS QUICK BASELINE NOBUILD HOST BOOTS A B

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install what the build, the VM loop and the benchmarks need (Debian 12),
+# Install what the build, the VM loop and the benchmarks need (Debian 12;
+# for ARCH, its HOST_PACKAGES in harness/definitions.sh),
 # and the PACKAGEs a target needs besides (make deb: debhelper); with
 # --only, just the PACKAGEs (make bench HOST=1 on a test machine).
 # As root: apt-get installs what is missing. Otherwise: print the command.
@@ -8,7 +9,8 @@ set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-PACKAGES="qemu-system-x86 $DEBIAN_SOURCE build-essential flex bison bc
+# shellcheck disable=SC2153 # lib.sh sets the ARCH_ facts
+PACKAGES="$ARCH_HOST_PACKAGES $DEBIAN_SOURCE build-essential flex bison bc
 libelf-dev libssl-dev cpio rsync ccache dwarves python3 python3-docutils python3-git python3-ply python3-scipy
 shellcheck pyflakes3 linux-perf stress-ng rt-tests sockperf dbench iperf3 gnuplot-nox iproute2 kmod
 git patch procps systemd-sysv sparse $*"

@@ -6,6 +6,24 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=harness/definitions.sh
 . "$REPO/harness/definitions.sh"
 export TCG_THREAD="${TCG_THREAD:-$TCG_THREAD_DEFAULT}"
+# The guests' architecture, and definitions.sh's facts of it under their
+# plain names (IMAGE_arm64 as IMAGE, ...). Not exported: Kbuild reads ARCH
+# from the environment, and kmake passes it where it is meant.
+ARCH=${ARCH:-$ARCH_DEFAULT}
+case " $ARCHES " in
+*" $ARCH "*) ;;
+*) printf 'error: ARCH=%s: use one of: %s\n' "$ARCH" "$ARCHES" >&2 && exit 1 ;;
+esac
+for _v in IMAGE QEMU CROSS_COMPILE CONSOLE HOST_PACKAGES ROOT_PACKAGES TOPOLOGIES \
+	TOPO_DEFAULT TOPOS_CHECK TOPOS_STRESS; do
+	_a="${_v}_$ARCH"
+	# shellcheck disable=SC2034
+	declare "ARCH_$_v=${!_a-}"
+done
+unset _v _a
+TOPO_DEFAULT=$ARCH_TOPO_DEFAULT
+TOPOS_CHECK=$ARCH_TOPOS_CHECK
+TOPOS_STRESS=$ARCH_TOPOS_STRESS
 # Kbuild refuses an output directory whose path holds a space: a checkout
 # whose path does keeps its build under /var/tmp (every guest covers /tmp
 # with a tmpfs). The name is predictable: fine for a machine of one user.
@@ -53,10 +71,40 @@ kernel_version() {
 		die "cannot read the kernel version of $1: is it a kernel tree?"
 }
 
-kernel_dir() { echo "$BUILD/kernel-$1"; }
+# kernel_dir FLAVOUR: its build directory (O=); kernel_image FLAVOUR: the
+# image QEMU boots. Another ARCH than the default has its own.
+kernel_dir() {
+	if [ "$ARCH" = "$ARCH_DEFAULT" ]; then
+		echo "$BUILD/kernel-$1"
+	else
+		echo "$BUILD/kernel-$1-$ARCH"
+	fi
+}
+kernel_image() { echo "$(kernel_dir "$1")/$ARCH_IMAGE"; }
+# The guest's root: the host's, or vm/guest-root.sh's for an ARCH with a
+# root of its own.
+guest_root() {
+	if [ -n "$ARCH_ROOT_PACKAGES" ]; then
+		echo "$BUILD/root-$ARCH"
+	else
+		echo /
+	fi
+}
+# Where make selftests installs (the guest runs them from there).
+kselftest_dir() {
+	if [ "$ARCH" = "$ARCH_DEFAULT" ]; then
+		echo "$BUILD/kselftest"
+	else
+		echo "$BUILD/kselftest-$ARCH"
+	fi
+}
 
 # kmake ARG...: make for a kernel build, every CPU busy, through ccache.
-kmake() { make -j"$(($(nproc) + 1))" CC="ccache gcc" "$@"; }
+# For another ARCH, its cross compiler (KBUILD_ARCH: Kbuild's variables for
+# it, also for merge_config.sh's make).
+KBUILD_ARCH=()
+[ -z "$ARCH_CROSS_COMPILE" ] || KBUILD_ARCH=(ARCH="$ARCH" CROSS_COMPILE="$ARCH_CROSS_COMPILE")
+kmake() { make -j"$(($(nproc) + 1))" "${KBUILD_ARCH[@]}" CC="ccache ${ARCH_CROSS_COMPILE}gcc" "$@"; }
 
 # verify_config CONFIG WHAT FRAGMENT...: every option the fragments set is
 # set so in CONFIG (merge_config.sh only warns when one does not stick),
@@ -136,12 +184,13 @@ base_repo() {
 
 # What ACCEL=$1 (default auto) means here: kvm or tcg. /dev/kvm on our
 # machines can be a PVM device that hangs a normal kernel, so auto takes KVM
-# only where the CPU advertises hardware virtualisation. ACCEL_CPUINFO and
+# only where the CPU advertises hardware virtualisation, and only for an
+# x86_64 guest (the hosts are x86_64). ACCEL_CPUINFO and
 # ACCEL_KVM_DEV stand in for /proc/cpuinfo and /dev/kvm in accel-test.sh.
 resolve_accel() {
 	case "${1:-auto}" in
 	auto)
-		if grep -qwE 'vmx|svm' "${ACCEL_CPUINFO:-/proc/cpuinfo}" &&
+		if [ "$ARCH" = x86_64 ] && grep -qwE 'vmx|svm' "${ACCEL_CPUINFO:-/proc/cpuinfo}" &&
 			[ -w "${ACCEL_KVM_DEV:-/dev/kvm}" ]; then
 			echo kvm
 		else
@@ -161,13 +210,21 @@ accel_args() {
 	kvm)
 		[ -w "${ACCEL_KVM_DEV:-/dev/kvm}" ] ||
 			die "ACCEL=kvm but ${ACCEL_KVM_DEV:-/dev/kvm} is not usable: use ACCEL=tcg"
+		[ "$ARCH" = x86_64 ] || die "ACCEL=kvm: only x86_64 guests run under KVM here, an $ARCH guest under TCG: use ACCEL=tcg or auto"
 		echo "kvm -accel kvm -cpu host"
 		;;
 	# la57=off: with 5-level paging, an interrupt that lands while
 	# identify_cpu() has cleared the boot CPU's feature bits makes KASAN
 	# check direct-map addresses against the 4-level layout and report a
 	# false "wild-memory-access"; TCG is slow enough to hit that window.
-	tcg) echo "tcg -accel tcg,thread=$TCG_THREAD -cpu max,la57=off" ;;
+	# pauth-impdef: QEMU's own pointer-authentication hash, much cheaper
+	# to emulate than the architected QARMA5.
+	tcg)
+		case "$ARCH" in
+		arm64) echo "tcg -accel tcg,thread=$TCG_THREAD -cpu max,pauth-impdef=on" ;;
+		*) echo "tcg -accel tcg,thread=$TCG_THREAD -cpu max,la57=off" ;;
+		esac
+		;;
 	*) die "unknown ACCEL=$mode: use auto, kvm or tcg" ;;
 	esac
 }

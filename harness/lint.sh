@@ -48,7 +48,8 @@ fi
 # prints TAP and exits non-zero on a failure; its failures as the details.
 self_test() {
 	local out rc why
-	out=$("$REPO/$1" 2>&1) && rc=0 || rc=1
+	# As typed: none of the run's own variables (ARCH=arm64, say) reach them.
+	out=$(as_typed "$REPO/$1" 2>&1) && rc=0 || rc=1
 	# A script that stops before its TAP lines says why at its end.
 	why=$(grep -A3 '^not ok' <<<"$out" || tail -5 <<<"$out")
 	tap "$rc" "$2 ($(grep -c '^ok' <<<"$out") $3)" "$why"

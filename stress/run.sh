@@ -31,7 +31,7 @@ build_for_guests
 secs=$((DURATION * 60))
 for topo in $TOPOS; do
 	guest "$topo" "$topo" "" $((secs + 900)) \
-		"sh $(sq "$REPO/stress/guest-stress.sh") $secs $(sq "$BUILD/kselftest")" \
+		"sh $(sq "$REPO/stress/guest-stress.sh") $secs $(sq "$(kselftest_dir)")" \
 		stress:sync_wakeup_torture
 	sed -n 's/^# # \(\(counters under\|[0-9]\+ s:\|[0-9]\+ \(policy\|hotplug\|counter\)\).*\)/    \1/p' \
 		"$results/$topo/output.log" 2>/dev/null >&2 || true

@@ -27,6 +27,8 @@ echo 0 >"$out/exit-code"
 : >"$out/output.log"
 STUB
 chmod +x "$scratch/bin/qemu-system-x86_64"
+cp "$scratch/bin/qemu-system-x86_64" "$scratch/bin/qemu-system-aarch64"
+mkdir -p "$scratch/root/sbin"
 
 # boot NAME VAR=VALUE...: vm/run.sh under TCG with the stand-in QEMU; sets
 # rc (its exit status), args (what QEMU got, or "not started") and clock.
@@ -68,5 +70,19 @@ r=1
 [ "$rc" != 0 ] && [ "$args" = "not started" ] && r=0
 tap "$r" "CLOCK=icount with multi-threaded TCG: refused, QEMU not started" \
 	"exit $rc, QEMU args: $args, log: $(tail -1 "$scratch/clockmulti.log")"
+
+# ARCH=arm64: its machine, console and a root of its own, with the checkout
+# shared at its path for that root's init.
+boot arm64 ARCH=arm64 TOPO=cls2 GUEST_ROOT="$scratch/root" TCG_THREAD=single
+r=1
+case "$rc $args" in
+"0 -M virt -accel tcg,thread=single -cpu max,pauth-impdef=on "*"console=ttyAMA0 "*"init=/sbin/sw-init sw_repo=\"$REPO\""*"path=$scratch/root,"*"id=repo,path=$REPO,"*) r=0 ;;
+esac
+case "$args" in *acpi=noirq*) r=1 ;; esac
+tap "$r" "ARCH=arm64: -M virt, ttyAMA0, the root of its own and the checkout at its path" "exit $rc, QEMU args: $args"
+boot arm64-flat ARCH=arm64 TOPO=flat GUEST_ROOT="$scratch/root"
+r=1
+[ "$rc" != 0 ] && [ "$args" = "not started" ] && grep -q "unknown TOPO=flat for ARCH=arm64" "$scratch/arm64-flat.log" && r=0
+tap "$r" "ARCH=arm64 TOPO=flat: refused, QEMU not started" "exit $rc, log: $(tail -1 "$scratch/arm64-flat.log")"
 
 tap_end run-test

@@ -6,14 +6,16 @@
 # Environment:
 #   CMD       shell command to run in the guest (required)
 #   FLAVOUR   bench | test | rt (default bench)
-#   TOPO      one of TOPOLOGIES (default TOPO_DEFAULT; harness/definitions.sh)
+#   ARCH      x86_64 | arm64: the guest's (default ARCH_DEFAULT; harness/definitions.sh)
+#   TOPO      one of the ARCH's TOPOLOGIES (default its TOPO_DEFAULT)
 #   ACCEL     auto | kvm | tcg (default auto: kvm only with vmx/svm and /dev/kvm)
 #   TCG_THREAD  single | multi: TCG with one host thread for all vCPUs, or a
 #             thread per vCPU (default single: harness/definitions.sh)
 #   APPEND    extra kernel command line
 #   TIMEOUT   seconds before the boot is killed (default 900)
 #   OUT       result directory (default build/vm/<time>-<flavour>-<topo>)
-#   KERNEL    bzImage to boot (default build/kernel-<flavour>/arch/x86/boot/bzImage)
+#   KERNEL    image to boot (default the FLAVOUR's, kernel_image in harness/lib.sh)
+#   GUEST_ROOT  the guest's root (default guest_root in harness/lib.sh)
 #   PIN_VCPUS 1: pin vCPU thread n to host CPU n, when there are enough host
 #             CPUs and a thread per vCPU (make bench); what was done in OUT/pinning
 #   ICOUNT    N: QEMU's -icount shift=N,sleep=off (single-threaded TCG only):
@@ -35,11 +37,16 @@ check_flavour "$FLAVOUR"
 # The -smp of a topology (harness/definitions.sh).
 topology_args() {
 	local smp="SMP_$1"
-	case " $TOPOLOGIES " in *" $1 "*) ;; *) die "unknown TOPO=$1: use one of: $TOPOLOGIES" ;; esac
+	case " $ARCH_TOPOLOGIES " in
+	*" $1 "*) ;;
+	*) die "unknown TOPO=$1 for ARCH=$ARCH: use one of: $ARCH_TOPOLOGIES" ;;
+	esac
 	echo "-smp ${!smp}"
 }
 
-kernel=${KERNEL:-$(kernel_dir "$FLAVOUR")/arch/x86/boot/bzImage}
+kernel=${KERNEL:-$(kernel_image "$FLAVOUR")}
+root=${GUEST_ROOT:-$(guest_root)}
+[ -d "$root/sbin" ] || die "no $ARCH guest root in $root: make it with vm/guest-root.sh (make check and make bench do)"
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make kernel FLAVOUR=$FLAVOUR' first"
 
 out=${OUT:-$BUILD/vm/$(date +%Y%m%d-%H%M%S)-$FLAVOUR-$TOPO}
@@ -51,16 +58,32 @@ printf '%s\n' "$CMD" >"$out/cmd.sh"
 smp=$(topology_args "$TOPO") || exit 1
 echo "$TOPO" >"$out/topology"
 
-append="console=ttyS0 loglevel=7 panic=-1 root=rootfs rootfstype=9p ro"
+append="console=$ARCH_CONSOLE loglevel=7 panic=-1 root=rootfs rootfstype=9p ro"
 append+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144"
 # Quoted: the kernel takes a value in double quotes whole (a path may hold
-# a space).
-append+=" init=\"$REPO/vm/guest-init.sh\""
-# PCI interrupts from the MP table (CONFIG_X86_MPPARSE), not from ACPI:
-# under TCG with KASAN, ACPI's routing of the two virtio-pci interrupts
-# kept virtio_pci_driver_init 18.4 s of a 20 s boot to init; 5 s to init
-# without it (flat, alone, 2026-12-02).
-append+=" acpi=noirq ${APPEND:-}"
+# a space). A root of its own has an init that mounts the checkout at
+# sw_repo (init's environment) first.
+if [ "$root" = / ]; then
+	append+=" init=\"$REPO/vm/guest-init.sh\""
+else
+	append+=" init=/sbin/sw-init sw_repo=\"$REPO\""
+fi
+machine=()
+case "$ARCH" in
+x86_64)
+	# PCI interrupts from the MP table (CONFIG_X86_MPPARSE), not from
+	# ACPI: under TCG with KASAN, ACPI's routing of the two virtio-pci
+	# interrupts kept virtio_pci_driver_init 18.4 s of a 20 s boot to
+	# init; 5 s to init without it (flat, alone, 2026-12-02).
+	append+=" acpi=noirq"
+	;;
+arm64) machine=(-M virt) ;;
+esac
+append+=" ${APPEND:-}"
+repo_share=()
+[ "$root" = / ] || repo_share=(
+	-fsdev "local,id=repo,path=$REPO,security_model=none,readonly=on,multidevs=remap"
+	-device "virtio-9p-pci,fsdev=repo,mount_tag=repo")
 
 # pin_vcpus: once QEMU has named its vCPU threads ("CPU <n>/TCG" or
 # "CPU <n>/KVM"), pin thread n to the n-th host CPU this process may use;
@@ -78,7 +101,7 @@ pin_vcpus() {
 		return 0
 	fi
 	for i in $(seq 100); do
-		pid=$(pgrep -f -- "^qemu-system-x86_64 .*file:$out/console.log" | head -1) || true
+		pid=$(pgrep -f -- "^$ARCH_QEMU .*file:$out/console.log" | head -1) || true
 		if [ -n "$pid" ]; then
 			pinned=0 found=0
 			for t in /proc/"$pid"/task/*; do
@@ -104,16 +127,36 @@ pin_vcpus() {
 	echo "not pinned: found $found of $vcpus vCPU threads in 10 s" >"$out/pinning"
 }
 
+mem="-m 2G"
+
+# capacity_dtb ACCEL_ARGS...: for a topology with CAPACITY_<TOPO>, QEMU's
+# own device tree of this machine with each CPU's capacity-dmips-mhz set,
+# booted with -dtb: the kernel then sees asymmetric CPU capacities.
+capacity_dtb() {
+	local cap="CAPACITY_$TOPO" dtb="$out/$TOPO.dtb" n=0 c
+	[ -n "${!cap-}" ] || return 0
+	# shellcheck disable=SC2086 # word lists
+	"$ARCH_QEMU" -M "virt,dumpdtb=$dtb" "$@" $smp $mem -nodefaults -display none \
+		>"$out/dumpdtb.log" 2>&1 || die "$ARCH_QEMU could not dump its device tree: see $out/dumpdtb.log"
+	for c in ${!cap}; do
+		fdtput -t u "$dtb" "/cpus/cpu@$n" capacity-dmips-mhz "$c" ||
+			die "fdtput could not set cpu@$n's capacity in $dtb"
+		n=$((n + 1))
+	done
+	machine+=(-dtb "$dtb")
+}
+
 # qemu ACCEL_ARGS...: boot once; the exit status is qemu's (124: timeout).
 qemu() {
 	# shellcheck disable=SC2086 # word lists
-	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 "$@" $smp -m 2G \
+	timeout -k 10 "$TIMEOUT" "$ARCH_QEMU" "${machine[@]}" "$@" $smp $mem \
 		-name sync-wakeup,debug-threads=on \
 		-nodefaults -display none -no-reboot -monitor none \
 		-serial "file:$out/console.log" \
 		-kernel "$kernel" -append "$append" \
-		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
+		-fsdev local,id=root,path="$root",security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=root,mount_tag=rootfs \
+		"${repo_share[@]}" \
 		-fsdev local,id=results,path="$out",security_model=none \
 		-device virtio-9p-pci,fsdev=results,mount_tag=results \
 		</dev/null
@@ -134,7 +177,9 @@ if [ -n "${ICOUNT:-}" ]; then
 	clock="icount ${icount#-icount }"
 fi
 echo "$clock" >"$out/clock"
-log "booting $FLAVOUR kernel, topology $TOPO, $accel, clock $clock; console: $out/console.log"
+# shellcheck disable=SC2086
+capacity_dtb $qemu_accel
+log "booting $ARCH $FLAVOUR kernel, topology $TOPO, $accel, clock $clock; console: $out/console.log"
 rc=0
 rm -f "$out/pinning"
 if [ "${PIN_VCPUS:-0}" = 1 ]; then
@@ -164,7 +209,7 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	tail -20 "$out/console.log" >&2 || true
 	exit 1
 elif [ "$rc" != 0 ]; then
-	die "qemu-system-x86_64 exited with $rc; console: $out/console.log"
+	die "$ARCH_QEMU exited with $rc; console: $out/console.log"
 fi
 
 status=0

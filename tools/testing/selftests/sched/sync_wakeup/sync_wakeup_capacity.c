@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sync_wakeup_capacity - the capacity step of SYNC_PAIR_AFFINE's keep rule.
+ *
+ * On an asymmetric-capacity system, reciprocal-only and honest-waker keep a
+ * sync wakee on the waker CPU only if it fits there (task_fits_cpu()); one
+ * that does not is declined_capacity. This process and a child ping-pong
+ * one byte over two pipes (pipe_write() wakes the reader with WF_SYNC), the
+ * child allowed on every CPU and made big by its uclamp_min of
+ * SCHED_CAPACITY_SCALE: util_fits_cpu() says it fits no CPU below full
+ * capacity, whatever its utilization, and fits one of full capacity while
+ * its utilization is under 80% of it, which a task that sleeps while its
+ * waker runs stays. The verdicts follow from the clamp, not from PELT's
+ * timing:
+ *
+ *   waker on two little CPUs   none kept, some declined_capacity
+ *   waker on two big CPUs      none declined_capacity, some kept
+ *
+ * The waker may run on two CPUs of its class, never one: waking a task
+ * pinned to one CPU skips select_task_rq_fair(), so its wakee's last_wakee
+ * would never be the waker and reciprocal-only would decline every wakeup
+ * as not reciprocal.
+ *
+ * Each policy runs in a window whose trace checks every decision against
+ * the policy's rules and the counters against the trace (sw_window_stop()).
+ * Needs 2 CPUs of the highest capacity and 2 of one lower (cpu_capacity in
+ * sysfs) and CONFIG_UCLAMP_TASK; skipped otherwise, as on any symmetric
+ * system.
+ */
+#include <sys/syscall.h>
+#include <linux/types.h>
+
+#include "sync_wakeup.h"
+#include "../../kselftest_harness.h"
+
+/* Round trips per run. */
+#define ROUNDS			200
+
+/*
+ * wake_wide() can decline all of a run's decisions (the wakee_flips it reads
+ * count the wakeups interrupts make, sync_wakeup_placement.c): a run that
+ * never reached the verdict under test runs again with a new pair, at most
+ * PAIR_RUNS times in all.
+ */
+#define PAIR_RUNS		3
+
+/* Seconds per test, a limit for a hung test, as in sync_wakeup_placement.c. */
+#define ARM_TIMEOUT		300
+
+#define CAPACITY_SCALE		1024
+
+/* include/uapi/linux/sched.h, for a libc that lacks them */
+#ifndef SCHED_FLAG_KEEP_ALL
+#define SCHED_FLAG_KEEP_ALL	0x18
+#endif
+#ifndef SCHED_FLAG_UTIL_CLAMP_MIN
+#define SCHED_FLAG_UTIL_CLAMP_MIN	0x20
+#endif
+
+/* struct sched_attr (SCHED_ATTR_SIZE_VER1), named apart from a libc's own. */
+struct cap_sched_attr {
+	__u32 size;
+	__u32 sched_policy;
+	__u64 sched_flags;
+	__s32 sched_nice;
+	__u32 sched_priority;
+	__u64 sched_runtime;
+	__u64 sched_deadline;
+	__u64 sched_period;
+	__u32 sched_util_min;
+	__u32 sched_util_max;
+};
+
+/* Make this task too big for any CPU below full capacity: 0 or -errno. */
+static int set_big(void)
+{
+	struct cap_sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_flags = SCHED_FLAG_KEEP_ALL | SCHED_FLAG_UTIL_CLAMP_MIN,
+		.sched_util_min = CAPACITY_SCALE,
+	};
+
+	return syscall(SYS_sched_setattr, 0, &attr, 0) ? -errno : 0;
+}
+
+/* Can a task set its uclamp_min? Tried in a child, to change nothing here: 0 or -errno. */
+static int uclamp_probe(void)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		_exit(-set_big());
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) ? -WEXITSTATUS(status) : -ECHILD;
+}
+
+/* cpu_capacity of @cpu, or -errno (absent where the arch does not scale it). */
+static long sysfs_capacity(int cpu)
+{
+	char path[96], buf[32];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+	n = sw_read_file(path, buf, sizeof(buf));
+	return n < 0 ? n : atol(buf);
+}
+
+/* Two CPUs of each class among those this process may use. */
+struct classes {
+	int big[2];			/* of the highest capacity */
+	int little[2];			/* of one lower capacity */
+	long big_cap, little_cap;
+};
+
+/*
+ * The capacity classes of the CPUs this process may use, into @cl.
+ * 0; 1 to skip, -1 to fail, with why in @why.
+ */
+static int cpu_classes(struct classes *cl, char *why, size_t size)
+{
+	static long caps[CPU_SETSIZE];
+	int cpu, other, n = 0, nmax = 0, nbig = 0;
+	long max = -1;
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		snprintf(why, size, "cannot read the CPUs allowed: %s", strerror(errno));
+		return -1;
+	}
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		caps[cpu] = -1;
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		caps[cpu] = sysfs_capacity(cpu);
+		if (caps[cpu] == -ENOENT) {
+			snprintf(why, size, "no cpu%d/cpu_capacity: no asymmetric capacities", cpu);
+			return 1;
+		}
+		if (caps[cpu] < 0) {
+			snprintf(why, size, "cpu%d/cpu_capacity: %s", cpu, strerror(-caps[cpu]));
+			return -1;
+		}
+		n++;
+		if (caps[cpu] > max)
+			max = caps[cpu];
+	}
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (caps[cpu] != max)
+			continue;
+		if (nbig < 2)
+			cl->big[nbig++] = cpu;
+		nmax++;
+	}
+	if (nbig < 2) {
+		snprintf(why, size, "needs 2 CPUs of the highest capacity (%ld), has 1", max);
+		return 1;
+	}
+	cl->big_cap = max;
+	/* The first two CPUs of one capacity below the highest. */
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (caps[cpu] < 0 || caps[cpu] == max)
+			continue;
+		for (other = cpu + 1; other < CPU_SETSIZE && caps[other] != caps[cpu]; other++)
+			;
+		if (other < CPU_SETSIZE) {
+			cl->little[0] = cpu;
+			cl->little[1] = other;
+			cl->little_cap = caps[cpu];
+			return 0;
+		}
+	}
+	snprintf(why, size, "no 2 CPUs of one capacity below %ld among the %d allowed%s", max, n,
+		 nmax == n ? ": all have the same, no asymmetry" : "");
+	return 1;
+}
+
+FIXTURE(capacity) {
+	struct sw_saved saved;
+	struct classes cpus;
+	long limit;
+	int smt;
+};
+
+FIXTURE_SETUP(capacity)
+{
+	char why[512];
+	int need, err;
+
+	self->limit = -1;
+	need = sw_test_needs(why, sizeof(why));
+	if (need > 0)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, need) TH_LOG("%s", why);
+	need = cpu_classes(&self->cpus, why, sizeof(why));
+	if (need > 0)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, need) TH_LOG("%s", why);
+	err = uclamp_probe();
+	if (err == -EOPNOTSUPP || err == -EINVAL)
+		SKIP(return, "cannot set uclamp_min (%s): kernel without CONFIG_UCLAMP_TASK",
+		     strerror(-err));
+	ASSERT_EQ(0, err) TH_LOG("sched_setattr(uclamp_min): %s", strerror(-err));
+	self->smt = sw_smt_active();
+	ASSERT_LE(0, self->smt) TH_LOG("cannot tell whether SMT is active: %s",
+				       strerror(-self->smt));
+
+	sw_save(&self->saved);
+	ASSERT_TRUE(self->saved.have_policy);
+	ASSERT_TRUE(self->saved.have_feature);
+	/*
+	 * Off before this process logs: each line it writes is a sync wakeup
+	 * of the pipe's reader, and with the feature on a promise on the
+	 * record that honest-waker judges.
+	 */
+	ASSERT_EQ(0, sw_feature_set(false));
+	TH_LOG("big CPUs %d and %d (capacity %ld), little %d and %d (%ld), SMT %s",
+	       self->cpus.big[0], self->cpus.big[1], self->cpus.big_cap, self->cpus.little[0],
+	       self->cpus.little[1], self->cpus.little_cap, self->smt ? "active" : "inactive");
+	/* A waker that blocks keeps its promises, however slow the emulation. */
+	self->limit = sw_limit_set(SW_LIMIT_RELAXED_NS);
+	ASSERT_LE(0, self->limit) TH_LOG("%s: %s", SW_LIMIT_PATH, strerror(-self->limit));
+}
+
+FIXTURE_TEARDOWN_PARENT(capacity)
+{
+	EXPECT_EQ(0, sw_trace_restore());
+	if (self->limit >= 0)
+		EXPECT_LE(0, sw_limit_set(self->limit));
+	EXPECT_EQ(0, sw_restore(&self->saved));
+}
+
+/*
+ * Are the bounds that hold in make check's guests judged here? It sets
+ * SW_JUDGE_SHARES=1 on QEMU's instruction-counting clock.
+ */
+static bool judging(void)
+{
+	const char *judge = getenv("SW_JUDGE_SHARES");
+
+	return judge && !strcmp(judge, "1");
+}
+
+/*
+ * Each decision in the trace followed the rules that hold whatever the
+ * timing (sw_trace_stop()), the counters moved by what it shows, and each
+ * of the run's @tasks made decisions.
+ */
+static void expect_trace_sound(struct __test_metadata *_metadata, const char *label,
+			       const struct sw_trace *t, int tasks)
+{
+	char buf[512];
+
+	TH_LOG("%s: trace %s", label, sw_trace_str(t, buf, sizeof(buf)));
+	EXPECT_EQ(0, t->wrong) TH_LOG("%s: %s", label, t->why);
+	EXPECT_EQ(0, t->unwitnessed)
+		TH_LOG("%s: counters against the trace: %s", label, t->witness);
+	if (judging())
+		EXPECT_EQ(0, t->strayed) TH_LOG("%s: %s", label, t->strayed_why);
+	EXPECT_LE(tasks, t->our_pids)
+		TH_LOG("%s: decisions for %d of the %d tasks", label, t->our_pids, tasks);
+}
+
+/* This process' decisions in [@from, @to) of @t, by verdict. */
+struct own_count {
+	long n;
+	long v[SW_NR_STATS];
+};
+
+static void own_count(const struct sw_trace *t, long from, long to, struct own_count *c)
+{
+	long i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = from; i < to; i++) {
+		c->n++;
+		c->v[t->own_seq[i].verdict]++;
+	}
+}
+
+/* "n decisions: kept k, declined_capacity d, ..." (the nonzero ones) */
+static const char *own_count_str(const struct own_count *c, char *buf, size_t size)
+{
+	size_t off;
+	int i;
+
+	off = snprintf(buf, size, "%ld decisions of this process:", c->n);
+	for (i = SW_KEPT; i <= SW_LAST_VERDICT && off < size; i++)
+		if (c->v[i])
+			off += snprintf(buf + off, size - off, " %s %ld", sw_stat_names[i],
+					c->v[i]);
+	return buf;
+}
+
+/* Let @pid run on @a, and on @b too if it is not -1. Returns 0 or -errno. */
+static int pin(pid_t pid, int a, int b)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	if (b >= 0)
+		CPU_SET(b, &set);
+	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
+}
+
+/*
+ * Wait until the task whose /proc/<pid>/stat is open on @fd shows state S,
+ * as the pair of sw_pingpong_run() does with SW_PP_ANSWER_ASLEEP: 0 or -1.
+ */
+static int wait_asleep(int fd)
+{
+	char buf[512], *state;
+	ssize_t n;
+
+	for (;;) {
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n < 0)
+			return -1;
+		buf[n] = '\0';
+		/* "pid (comm) S ...": comm may hold ')' */
+		state = strrchr(buf, ')');
+		if (!state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X')
+			return -1;
+		if (state[2] == 'S')
+			return 0;
+		usleep(SW_ASLEEP_POLL_US);
+	}
+}
+
+/* The wakee's exit codes: it may not use the harness' ASSERT_*(). */
+enum {
+	WAKEE_OK,
+	WAKEE_UCLAMP,
+	WAKEE_ASLEEP,
+	WAKEE_PIPE,
+	WAKEE_NR
+};
+
+static const char * const wakee_errors[WAKEE_NR] = {
+	[WAKEE_OK]	= "exited 0",
+	[WAKEE_UCLAMP]	= "could not set its uclamp_min",
+	[WAKEE_ASLEEP]	= "could not read the waker's state",
+	[WAKEE_PIPE]	= "a pipe read or write failed",
+};
+
+/*
+ * @rounds round trips between this process, the waker, allowed on CPUs @a
+ * and @b, and a forked wakee allowed on every CPU this process may use,
+ * which makes itself big before its first sleep. The wakee answers only
+ * once this process shows state S: under TCG it could otherwise answer
+ * before the waker's vCPU reaches read(), a broken promise, and
+ * honest-waker would drop the hint of a dishonest waker before the
+ * capacity step. Returns 0 or -errno, and in @why how the wakee failed.
+ */
+static int big_wakee_run(int a, int b, long rounds, const char **why)
+{
+	int p2c[2] = { -1, -1 }, c2p[2] = { -1, -1 }, status, self_stat, err = 0;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	pid_t wakee = -1;
+	cpu_set_t saved;
+	char c = 'x';
+	ssize_t n;
+	long i;
+
+	*why = NULL;
+	if (sched_getaffinity(0, sizeof(saved), &saved))
+		return -errno;
+	self_stat = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	if (self_stat < 0)
+		return -errno;
+	/* A wakee that failed leaves EPIPE, and its exit code says why. */
+	if (sigaction(SIGPIPE, &ign, &old)) {
+		err = -errno;
+		close(self_stat);
+		return err;
+	}
+	if (pipe2(p2c, O_CLOEXEC) || pipe2(c2p, O_CLOEXEC)) {
+		err = -errno;
+		goto out;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	wakee = fork();
+	if (wakee < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!wakee) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(p2c[1]);
+		close(c2p[0]);
+		if (set_big())
+			_exit(WAKEE_UCLAMP);
+		while ((n = read(p2c[0], &c, 1)) == 1) {
+			if (wait_asleep(self_stat))
+				_exit(WAKEE_ASLEEP);
+			if (write(c2p[1], &c, 1) != 1)
+				_exit(WAKEE_PIPE);
+		}
+		_exit(n ? WAKEE_PIPE : WAKEE_OK);
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	p2c[0] = -1;
+	c2p[1] = -1;
+	/* After the fork: the wakee keeps every CPU. */
+	err = pin(0, a, b);
+	for (i = 0; i < rounds && !err; i++)
+		if (write(p2c[1], &c, 1) != 1 || read(c2p[0], &c, 1) != 1)
+			err = -EIO;
+out:
+	/* The wakee reads EOF and exits. */
+	for (i = 0; i < 2; i++) {
+		if (p2c[i] >= 0)
+			close(p2c[i]);
+		if (c2p[i] >= 0)
+			close(c2p[i]);
+	}
+	if (wakee > 0) {
+		if (waitpid(wakee, &status, 0) != wakee) {
+			err = err ? err : -ECHILD;
+		} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			*why = !WIFEXITED(status) ? "killed by a signal" :
+			       WEXITSTATUS(status) < WAKEE_NR ? wakee_errors[WEXITSTATUS(status)] :
+			       "exited with an unknown code";
+			err = err ? err : -ECHILD;
+		}
+	}
+	close(self_stat);
+	sigaction(SIGPIPE, &old, NULL);
+	if (sched_setaffinity(0, sizeof(saved), &saved))
+		err = err ? err : -errno;
+	return err;
+}
+
+/*
+ * The pair with the waker on @cpus, under reciprocal-only and honest-waker,
+ * one window per run: of this process' decisions none may be @never, and
+ * at least one must be @want, so that the capacity step was reached.
+ * With SMT active reciprocal-only declines every wakeup for SMT before that
+ * step, so only honest-waker is run.
+ */
+static void expect_big_wakee(struct __test_metadata *_metadata, const char *waker,
+			     const int cpus[2], int smt, int never, int want)
+{
+	static const char * const policies[] = { "reciprocal-only", "honest-waker" };
+	struct sw_stats window;
+	/* Static: its own_seq[] is some 200 KB. */
+	static struct sw_trace t;
+	struct own_count c;
+	char label[96], buf[512];
+	const char *why;
+	int run, err, terr;
+	size_t p;
+
+	for (p = 0; p < ARRAY_SIZE(policies); p++) {
+		snprintf(label, sizeof(label), "%s, %s", waker, policies[p]);
+		if (smt && !strcmp(policies[p], "reciprocal-only")) {
+			TH_LOG("%s: not run, SMT active: declined for SMT first", label);
+			continue;
+		}
+		ASSERT_EQ(0, sw_policy_set(policies[p]));
+		for (run = 1; ; run++) {
+			memset(&t, 0, sizeof(t));
+			err = sw_window_start(true, &window);
+			ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
+			err = big_wakee_run(cpus[0], cpus[1], ROUNDS, &why);
+			terr = sw_window_stop(policies[p], getpid(), &window, &t);
+			ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
+			ASSERT_EQ(0, err) TH_LOG("%s: pair: %s%s%s", label, strerror(-err),
+						 why ? "; the wakee " : "", why ? why : "");
+			expect_trace_sound(_metadata, label, &t, 2);
+			ASSERT_GE(SW_TRACE_OWN_MAX, t.own);
+			own_count(&t, 0, t.own, &c);
+			TH_LOG("%s: %s", label, own_count_str(&c, buf, sizeof(buf)));
+			TH_LOG("%s: promises of this process: slept %ld, late %ld, awake %ld",
+			       label, t.own_promises[SW_PROMISE_SLEPT],
+			       t.own_promises[SW_PROMISE_LATE], t.own_promises[SW_PROMISE_AWAKE]);
+			EXPECT_EQ(0, c.v[never])
+				TH_LOG("%s: %ld decisions %s", label, c.v[never],
+				       sw_stat_names[never]);
+			if (c.v[want] || run == PAIR_RUNS)
+				break;
+			TH_LOG("%s: no decision %s: run %d of %d, with a new pair", label,
+			       sw_stat_names[want], run + 1, PAIR_RUNS);
+		}
+		EXPECT_LT(0, c.v[want])
+			TH_LOG("%s: no decision %s in %d runs", label, sw_stat_names[want],
+			       PAIR_RUNS);
+	}
+}
+
+/*
+ * A waker on two little CPUs: the wakee fits neither, so every decision
+ * that passes the steps before the capacity step is declined_capacity, and
+ * none is kept.
+ */
+TEST_F_TIMEOUT(capacity, little_waker, ARM_TIMEOUT)
+{
+	expect_big_wakee(_metadata, "little waker", self->cpus.little, self->smt, SW_KEPT,
+			 SW_DECLINED_CAPACITY);
+}
+
+/*
+ * A waker on two big CPUs: the wakee's clamp fits them, and so does its
+ * utilization, as it sleeps while the waker runs: none is declined_capacity
+ * and the decisions that reach the step are kept.
+ */
+TEST_F_TIMEOUT(capacity, big_waker, ARM_TIMEOUT)
+{
+	expect_big_wakee(_metadata, "big waker", self->cpus.big, self->smt, SW_DECLINED_CAPACITY,
+			 SW_KEPT);
+}
+
+TEST_HARNESS_MAIN
