@@ -200,17 +200,20 @@ def sample_system(schedstat):
     wakeups of a task last on another CPU, wake_affine() moves, load-balance
     migrations and the wait of runnable tasks (ns). None where not counted."""
     s = dict.fromkeys(SYSTEM_COUNTERS)
+    # By the description, the same on every architecture (x86 names the
+    # lines RES: and CAL:, arm64 IPI0: and IPI1:).
+    ipis = {"Rescheduling interrupts": "ipi_resched", "Function call interrupts": "ipi_call"}
     with open("/proc/interrupts", encoding="utf-8") as f:
         for line in f:
-            name, *rest = line.split() or [""]
-            if name not in ("RES:", "CAL:"):
-                continue
-            total = 0
-            for w in rest:
+            _, *rest = line.split() or [""]
+            total, words = 0, iter(rest)
+            for w in words:
                 if not w.isdigit():
                     break
                 total += int(w)
-            s["ipi_resched" if name == "RES:" else "ipi_call"] = total
+            key = ipis.get(" ".join([w] + list(words)) if rest else "")
+            if key:
+                s[key] = total
     with open("/proc/stat", encoding="utf-8") as f:
         for line in f:
             if line.startswith("ctxt "):

@@ -6,6 +6,7 @@
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
+only_default_arch "make bloat"
 not_own_tree "make bloat builds it as the unpatched base"
 
 base=$(kernel_dir base)

@@ -27,8 +27,9 @@ boot_test=sched/sync_wakeup:sync_wakeup_boot
 # Whose outcome can depend on the topology, and whose cannot.
 per_topo_tests="sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_promise"
 once_tests="$boot_test sched/sync_wakeup:sync_wakeup_iface"
-# On a topology of asymmetric CPU capacity only (CAPACITY_<TOPO>): it
-# skips on any other.
+# On a topology of asymmetric CPU capacity (CAPACITY_<TOPO>), instead of
+# placement and promise, whose bounds assume equal capacities (placement
+# skips there); it skips on any other.
 capacity_test=sched/sync_wakeup:sync_wakeup_capacity
 # Also once, in the second boot if there is one: the first boot is the
 # longest already.
@@ -102,7 +103,7 @@ done
 second=$(echo "$by_cost" | cut -s -d' ' -f2)
 tests_for() { # tests_for TOPO: the selftests its boot runs
 	local cap="CAPACITY_$1" tests=$per_topo_tests
-	[ -z "${!cap-}" ] || tests+=" $capacity_test"
+	[ -z "${!cap-}" ] || tests=$capacity_test
 	if [ -n "${TESTS:-}" ]; then
 		echo "$TESTS"
 	elif [ "$1" = "$first" ] && [ -z "$second" ]; then

@@ -71,6 +71,12 @@ kernel_version() {
 		die "cannot read the kernel version of $1: is it a kernel tree?"
 }
 
+# only_default_arch WHAT: WHAT runs for ARCH_DEFAULT guests only.
+only_default_arch() {
+	[ "$ARCH" = "$ARCH_DEFAULT" ] ||
+		die "$1 is for $ARCH_DEFAULT only; ARCH=$ARCH has make kernel, vm, selftests, check and bench"
+}
+
 # kernel_dir FLAVOUR: its build directory (O=); kernel_image FLAVOUR: the
 # image QEMU boots. Another ARCH than the default has its own.
 kernel_dir() {

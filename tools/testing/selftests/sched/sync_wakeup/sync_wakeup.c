@@ -1987,6 +1987,40 @@ int sw_smt_active(void)
 	return nr > 0 ? 0 : -ENOENT;
 }
 
+/*
+ * Do the CPUs this process may use differ in capacity (cpu_capacity, which
+ * only architectures that scale it have)? 1, 0, or -errno. There the keep
+ * rule's capacity step and select_idle_sibling()'s fit test decide where a
+ * wakee goes by its utilization: sync_wakeup_capacity tests that.
+ */
+int sw_asym_capacity(void)
+{
+	char path[96], buf[32];
+	long cap, first = -1;
+	cpu_set_t set;
+	ssize_t n;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+		n = sw_read_file(path, buf, sizeof(buf));
+		if (n == -ENOENT)
+			return 0;
+		if (n < 0)
+			return n;
+		cap = atol(buf);
+		if (first < 0)
+			first = cap;
+		else if (cap != first)
+			return 1;
+	}
+	return 0;
+}
+
 /* How many last-level caches the CPUs this process may use span; -errno. */
 int sw_nr_llcs(void)
 {

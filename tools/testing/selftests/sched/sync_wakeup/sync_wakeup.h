@@ -319,6 +319,7 @@ int sw_test_needs(char *why, size_t size);
 bool sw_kernel_rt(void);
 int sw_smt_active(void);
 int sw_nr_llcs(void);
+int sw_asym_capacity(void);
 
 /* ---- forked helpers ------------------------------------------------- */
 

@@ -6,12 +6,13 @@
  * sync wakee on the waker CPU only if it fits there (task_fits_cpu()); one
  * that does not is declined_capacity. This process and a child ping-pong
  * one byte over two pipes (pipe_write() wakes the reader with WF_SYNC), the
- * child allowed on every CPU and made big by its uclamp_min of
- * SCHED_CAPACITY_SCALE: util_fits_cpu() says it fits no CPU below full
- * capacity, whatever its utilization, and fits one of full capacity while
- * its utilization is under 80% of it, which a task that sleeps while its
- * waker runs stays. The verdicts follow from the clamp, not from PELT's
- * timing:
+ * child allowed on every CPU and clamped, uclamp_min and uclamp_max, to a
+ * value between the little and the big CPUs' capacities. util_fits_cpu()
+ * then says it fits no little CPU (its uclamp_min is above their capacity)
+ * and fits every big one (its uclamp_max is below theirs), whatever its
+ * utilization: the verdicts follow from the clamp, not from PELT, which
+ * under a slow emulator can see the wakee's own work make it too big for
+ * a big CPU too:
  *
  *   waker on two little CPUs   none kept, some declined_capacity
  *   waker on two big CPUs      none declined_capacity, some kept
@@ -47,14 +48,15 @@
 /* Seconds per test, a limit for a hung test, as in sync_wakeup_placement.c. */
 #define ARM_TIMEOUT		300
 
-#define CAPACITY_SCALE		1024
-
 /* include/uapi/linux/sched.h, for a libc that lacks them */
 #ifndef SCHED_FLAG_KEEP_ALL
 #define SCHED_FLAG_KEEP_ALL	0x18
 #endif
 #ifndef SCHED_FLAG_UTIL_CLAMP_MIN
 #define SCHED_FLAG_UTIL_CLAMP_MIN	0x20
+#endif
+#ifndef SCHED_FLAG_UTIL_CLAMP_MAX
+#define SCHED_FLAG_UTIL_CLAMP_MAX	0x40
 #endif
 
 /* struct sched_attr (SCHED_ATTR_SIZE_VER1), named apart from a libc's own. */
@@ -71,19 +73,21 @@ struct cap_sched_attr {
 	__u32 sched_util_max;
 };
 
-/* Make this task too big for any CPU below full capacity: 0 or -errno. */
-static int set_big(void)
+/* Clamp this task's utilization to @clamp, both ways: 0 or -errno. */
+static int set_clamp(unsigned int clamp)
 {
 	struct cap_sched_attr attr = {
 		.size = sizeof(attr),
-		.sched_flags = SCHED_FLAG_KEEP_ALL | SCHED_FLAG_UTIL_CLAMP_MIN,
-		.sched_util_min = CAPACITY_SCALE,
+		.sched_flags = SCHED_FLAG_KEEP_ALL | SCHED_FLAG_UTIL_CLAMP_MIN |
+			       SCHED_FLAG_UTIL_CLAMP_MAX,
+		.sched_util_min = clamp,
+		.sched_util_max = clamp,
 	};
 
 	return syscall(SYS_sched_setattr, 0, &attr, 0) ? -errno : 0;
 }
 
-/* Can a task set its uclamp_min? Tried in a child, to change nothing here: 0 or -errno. */
+/* Can a task clamp itself? Tried in a child, to change nothing here: 0 or -errno. */
 static int uclamp_probe(void)
 {
 	int status;
@@ -95,7 +99,7 @@ static int uclamp_probe(void)
 	if (pid < 0)
 		return -errno;
 	if (!pid)
-		_exit(-set_big());
+		_exit(-set_clamp(1));
 	if (waitpid(pid, &status, 0) != pid)
 		return -errno;
 	return WIFEXITED(status) ? -WEXITSTATUS(status) : -ECHILD;
@@ -204,9 +208,9 @@ FIXTURE_SETUP(capacity)
 	ASSERT_EQ(0, need) TH_LOG("%s", why);
 	err = uclamp_probe();
 	if (err == -EOPNOTSUPP || err == -EINVAL)
-		SKIP(return, "cannot set uclamp_min (%s): kernel without CONFIG_UCLAMP_TASK",
+		SKIP(return, "cannot set a uclamp (%s): kernel without CONFIG_UCLAMP_TASK",
 		     strerror(-err));
-	ASSERT_EQ(0, err) TH_LOG("sched_setattr(uclamp_min): %s", strerror(-err));
+	ASSERT_EQ(0, err) TH_LOG("sched_setattr(uclamp): %s", strerror(-err));
 	self->smt = sw_smt_active();
 	ASSERT_LE(0, self->smt) TH_LOG("cannot tell whether SMT is active: %s",
 				       strerror(-self->smt));
@@ -345,7 +349,7 @@ enum {
 
 static const char * const wakee_errors[WAKEE_NR] = {
 	[WAKEE_OK]	= "exited 0",
-	[WAKEE_UCLAMP]	= "could not set its uclamp_min",
+	[WAKEE_UCLAMP]	= "could not set its clamp",
 	[WAKEE_ASLEEP]	= "could not read the waker's state",
 	[WAKEE_PIPE]	= "a pipe read or write failed",
 };
@@ -353,13 +357,13 @@ static const char * const wakee_errors[WAKEE_NR] = {
 /*
  * @rounds round trips between this process, the waker, allowed on CPUs @a
  * and @b, and a forked wakee allowed on every CPU this process may use,
- * which makes itself big before its first sleep. The wakee answers only
+ * which clamps itself to @clamp before its first sleep. The wakee answers only
  * once this process shows state S: under TCG it could otherwise answer
  * before the waker's vCPU reaches read(), a broken promise, and
  * honest-waker would drop the hint of a dishonest waker before the
  * capacity step. Returns 0 or -errno, and in @why how the wakee failed.
  */
-static int big_wakee_run(int a, int b, long rounds, const char **why)
+static int big_wakee_run(int a, int b, unsigned int clamp, long rounds, const char **why)
 {
 	int p2c[2] = { -1, -1 }, c2p[2] = { -1, -1 }, status, self_stat, err = 0;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
@@ -396,7 +400,7 @@ static int big_wakee_run(int a, int b, long rounds, const char **why)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(p2c[1]);
 		close(c2p[0]);
-		if (set_big())
+		if (set_clamp(clamp))
 			_exit(WAKEE_UCLAMP);
 		while ((n = read(p2c[0], &c, 1)) == 1) {
 			if (wait_asleep(self_stat))
@@ -441,15 +445,18 @@ out:
 }
 
 /*
- * The pair with the waker on @cpus, under reciprocal-only and honest-waker,
- * one window per run: of this process' decisions none may be @never, and
- * at least one must be @want, so that the capacity step was reached.
+ * The pair with the waker on @cpus and the wakee clamped between the two
+ * capacities of @cl, under reciprocal-only and honest-waker, one window
+ * per run: of this process' decisions none may be @never, and at least one
+ * must be @want, so that the capacity step was reached.
  * With SMT active reciprocal-only declines every wakeup for SMT before that
  * step, so only honest-waker is run.
  */
 static void expect_big_wakee(struct __test_metadata *_metadata, const char *waker,
-			     const int cpus[2], int smt, int never, int want)
+			     const int cpus[2], const struct classes *cl, int smt,
+			     int never, int want)
 {
+	unsigned int clamp = (cl->big_cap + cl->little_cap) / 2;
 	static const char * const policies[] = { "reciprocal-only", "honest-waker" };
 	struct sw_stats window;
 	/* Static: its own_seq[] is some 200 KB. */
@@ -471,7 +478,7 @@ static void expect_big_wakee(struct __test_metadata *_metadata, const char *wake
 			memset(&t, 0, sizeof(t));
 			err = sw_window_start(true, &window);
 			ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
-			err = big_wakee_run(cpus[0], cpus[1], ROUNDS, &why);
+			err = big_wakee_run(cpus[0], cpus[1], clamp, ROUNDS, &why);
 			terr = sw_window_stop(policies[p], getpid(), &window, &t);
 			ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
 			ASSERT_EQ(0, err) TH_LOG("%s: pair: %s%s%s", label, strerror(-err),
@@ -504,19 +511,19 @@ static void expect_big_wakee(struct __test_metadata *_metadata, const char *wake
  */
 TEST_F_TIMEOUT(capacity, little_waker, ARM_TIMEOUT)
 {
-	expect_big_wakee(_metadata, "little waker", self->cpus.little, self->smt, SW_KEPT,
-			 SW_DECLINED_CAPACITY);
+	expect_big_wakee(_metadata, "little waker", self->cpus.little, &self->cpus, self->smt,
+			 SW_KEPT, SW_DECLINED_CAPACITY);
 }
 
 /*
- * A waker on two big CPUs: the wakee's clamp fits them, and so does its
- * utilization, as it sleeps while the waker runs: none is declined_capacity
- * and the decisions that reach the step are kept.
+ * A waker on two big CPUs: the wakee's uclamp_max fits them whatever its
+ * utilization: none is declined_capacity and the decisions that reach the
+ * step are kept.
  */
 TEST_F_TIMEOUT(capacity, big_waker, ARM_TIMEOUT)
 {
-	expect_big_wakee(_metadata, "big waker", self->cpus.big, self->smt, SW_DECLINED_CAPACITY,
-			 SW_KEPT);
+	expect_big_wakee(_metadata, "big waker", self->cpus.big, &self->cpus, self->smt,
+			 SW_DECLINED_CAPACITY, SW_KEPT);
 }
 
 TEST_HARNESS_MAIN

@@ -29,7 +29,8 @@
  *
  * Each arm is one test; every arm prints its share and counters, and the
  * counters must move by what the trace of the same window shows
- * (sw_window_stop()). Needs 2 or more CPUs.
+ * (sw_window_stop()). Needs 2 or more CPUs, all of one capacity: where
+ * they differ, the wakee's fit decides (sync_wakeup_capacity).
  */
 #include "sync_wakeup.h"
 #include "../../kselftest_harness.h"
@@ -156,6 +157,10 @@ FIXTURE_SETUP(placement)
 	if (need > 0)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, need) TH_LOG("%s", why);
+	need = sw_asym_capacity();
+	ASSERT_LE(0, need) TH_LOG("cpu_capacity: %s", strerror(-need));
+	if (need)
+		SKIP(return, "CPUs of unequal capacity: see sync_wakeup_capacity");
 	self->cpus = sw_nr_allowed_cpus();
 	self->smt = sw_smt_active();
 	ASSERT_LE(0, self->smt) TH_LOG("cannot tell whether SMT is active: %s",

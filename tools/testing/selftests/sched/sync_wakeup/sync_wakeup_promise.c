@@ -183,6 +183,10 @@ TEST_F_TIMEOUT(promise, tcp_loopback_judged, PROMISE_TIMEOUT)
 	long full;
 	int err, terr;
 
+	err = sw_asym_capacity();
+	ASSERT_LE(0, err) TH_LOG("cpu_capacity: %s", strerror(-err));
+	if (err)
+		SKIP(return, "CPUs of unequal capacity: whether the wakee fits decides");
 	ASSERT_EQ(0, sw_feature_set(true));
 	ASSERT_EQ(0, sw_trace_start());
 	err = sw_tcp_pingpong_run(NET_ROUNDS, &net);
