@@ -5,9 +5,12 @@ FLAVOUR ?= bench
 ACCEL   ?= auto
 # HOST only from the command line: some shells export HOST=<hostname>.
 override HOST := $(if $(filter command line,$(origin HOST)),$(HOST),)
+# ARCH too: an ARCH exported for other work must not turn make check into
+# another architecture's.
+override ARCH := $(if $(filter command line,$(origin ARCH)),$(ARCH),)
 # Variables given on the command line or in the environment reach the
 # scripts anyway; these are the ones set here.
-export FLAVOUR ACCEL HOST
+export FLAVOUR ACCEL HOST ARCH
 
 H := harness
 

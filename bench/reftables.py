@@ -30,7 +30,7 @@ TABLES = [("pipe", "time-per-op", "pipe, usec/op"),
 
 
 def tables(root):
-    topos = [t for t in an.DEFS["TOPOLOGIES"]
+    topos = [t for t in [t for a in an.DEFS["ARCHES"] for t in an.DEFS[f"TOPOLOGIES_{a}"]]
              if os.path.exists(os.path.join(root, t, "summary.csv"))]
     base = an.DEFS["BASELINE_ARM"][0]
     # The baseline, then the policies that keep a wakee on the waker's CPU.

@@ -73,8 +73,9 @@ make_vars "unknown variable XYZZY=1: make help lists" XYZZY=1
 make_vars "O=/var/tmp/x: the builds go under build/" O=/var/tmp/x
 make_vars "ARCH=sparc: use one of: x86_64 arm64" ARCH=sparc
 make_vars "TOPO=flat: unknown 'flat': use cls2 asym" ARCH=arm64 TOPO=flat
-make_vars "CROSS_COMPILE=aarch64-linux-gnu-: ARCH= picks" CROSS_COMPILE=aarch64-linux-gnu-
+make_vars "CROSS_COMPILE: ARCH= picks" CROSS_COMPILE=aarch64-linux-gnu-
 make_vars "" ARCH=arm64 TOPOS="cls2 asym"
+make_vars "ACCEL=kvm: only x86_64 guests run under KVM" ARCH=arm64 ACCEL=kvm
 make_vars "LLVM=1: the kernels are built with gcc" LLVM=1
 make_vars "ROUNDS=abc is not a positive integer" ROUNDS=abc
 make_vars "" TOPO=smt ROUNDS=2 HOST=1 QUICK=1

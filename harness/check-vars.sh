@@ -66,7 +66,7 @@ known() {
 	case " $KBUILD_VARIABLES " in *" $1 "*) return 0 ;; esac
 	case "$1" in
 	O) die "O=$O: the builds go under build/ (or /var/tmp for a checkout whose path holds a space); drop O=" ;;
-	CROSS_COMPILE) die "CROSS_COMPILE=${!1}: ARCH= picks the guests' architecture and its cross compiler (harness/definitions.sh); drop CROSS_COMPILE=" ;;
+	CROSS_COMPILE) die "CROSS_COMPILE: ARCH= picks the guests' architecture and its cross compiler (harness/definitions.sh); drop CROSS_COMPILE=" ;;
 	LLVM | CC) die "$1=${!1}: the kernels are built with gcc through ccache; drop $1=" ;;
 	esac
 	# shellcheck disable=SC2086,SC2116 # the words, on one line
@@ -92,6 +92,16 @@ one_of FLAVOUR "$FLAVOURS"
 one_of TOPO "$ARCH_TOPOLOGIES"
 one_of TOPOS "$ARCH_TOPOLOGIES"
 one_of ACCEL "auto kvm tcg"
+if [ "$ARCH" != x86_64 ] && [ "${ACCEL:-auto}" = kvm ]; then
+	die "ACCEL=kvm: only x86_64 guests run under KVM here, an $ARCH guest under TCG: use ACCEL=tcg or auto"
+fi
+# A guest with a root of its own sees only that root and the checkout.
+if [ -n "$ARCH_ROOT_PACKAGES" ]; then
+	case "$BUILD/" in
+	"$REPO/"*) ;;
+	*) die "ARCH=$ARCH: the guest sees only the checkout, and this one's builds are in $BUILD (its path holds a space): clone it to a path without one" ;;
+	esac
+fi
 if [ "${ACCEL:-auto}" = kvm ] && [ ! -w "${ACCEL_KVM_DEV:-/dev/kvm}" ]; then
 	die "ACCEL=kvm, but /dev/kvm is not usable here: use ACCEL=tcg or auto"
 fi

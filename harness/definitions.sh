@@ -20,7 +20,7 @@ FLAVOURS='bench test rt'
 
 # The guests' architectures (ARCH): each has its own kernels, selftests,
 # QEMU and topologies. x86_64 boots the host's root; arm64 a Debian root
-# of its own (vm/arm64-root.sh), where the packages below are all it has.
+# of its own (vm/guest-root.sh), where the packages below are all it has.
 ARCHES='x86_64 arm64'
 ARCH_DEFAULT='x86_64'
 IMAGE_x86_64='arch/x86/boot/bzImage'
@@ -38,8 +38,8 @@ ROOT_PACKAGES_arm64='procps iproute2 kmod util-linux systemd-sysv python3 linux-
 
 # The guest topologies: QEMU's -smp, and what the guest must then see (CPUs,
 # SMT active, packages, cpu0's scheduling domains), checked in every make
-# check boot. Each belongs to one ARCH.
-TOPOLOGIES='flat smt llc2 cls2 asym'
+# check boot (with the CPUs' capacities too where CAPACITY_<topo> sets
+# them). Each belongs to one ARCH.
 TOPOLOGIES_x86_64='flat smt llc2'
 TOPOLOGIES_arm64='cls2 asym'
 SMP_flat='2,sockets=1,cores=2,threads=1'

@@ -114,23 +114,27 @@ finish() {
 # given, starts in the background once the tree is there. A failure ends
 # the run with the count line all the same.
 build_for_guests() {
-	local root=""
 	build_step harness/prepare-tree.sh
-	[ -z "${1:-}" ] || "$1" &
-	# An ARCH with a root of its own: it downloads while the kernel builds.
+	if [ -n "${1:-}" ]; then
+		"$1" &
+	fi
+	# An ARCH with a root of its own: it downloads while the kernel builds
+	# (and is stopped if the build fails).
 	if [ -n "$ARCH_ROOT_PACKAGES" ]; then
 		"$REPO/vm/guest-root.sh" &
-		root=$!
+		root_job=$!
 	fi
 	build_step harness/build-kernel.sh "${guest_flavour:-test}"
 	build_step harness/build-selftests.sh
-	[ -z "$root" ] || wait "$root" || build_failed vm/guest-root.sh
+	[ -z "${root_job:-}" ] || wait "$root_job" || build_failed vm/guest-root.sh
+	root_job=""
 }
 
 # build_step SCRIPT ARG...: SCRIPT (a path in the checkout), or the end of
 # the run with the count line all the same.
 build_step() { "$REPO/$1" "${@:2}" || build_failed "$1"; }
 build_failed() {
+	[ -z "${root_job:-}" ] || kill "$root_job" 2>/dev/null || true
 	echo "stopped: $1 failed (see the messages above)" >&2
 	echo "0 passed, 1 failed"
 	exit 1

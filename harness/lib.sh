@@ -7,9 +7,11 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$REPO/harness/definitions.sh"
 export TCG_THREAD="${TCG_THREAD:-$TCG_THREAD_DEFAULT}"
 # The guests' architecture, and definitions.sh's facts of it under their
-# plain names (IMAGE_arm64 as IMAGE, ...). Not exported: Kbuild reads ARCH
-# from the environment, and kmake passes it where it is meant.
+# plain names (IMAGE_arm64 as ARCH_IMAGE, ...). Make takes ARCH from its
+# command line only; kmake hands Kbuild ARCH and CROSS_COMPILE for another
+# ARCH, and a CROSS_COMPILE of the caller's never reaches an x86_64 build.
 ARCH=${ARCH:-$ARCH_DEFAULT}
+unset CROSS_COMPILE
 case " $ARCHES " in
 *" $ARCH "*) ;;
 *) printf 'error: ARCH=%s: use one of: %s\n' "$ARCH" "$ARCHES" >&2 && exit 1 ;;

@@ -31,7 +31,11 @@ check_topology() {
 	cpus=$(grep -c ^processor /proc/cpuinfo)
 	smt=$(cat /sys/devices/system/cpu/smt/active 2>/dev/null || echo 0)
 	got="cpus=$cpus smt=$smt packages=$(packages) domains=$(domains)"
-	eval "want=\${SEEN_$topo:-a known topology}"
+	eval "want=\${SEEN_$topo:-a known topology} cap=\${CAPACITY_$topo:-}"
+	if [ -n "$cap" ]; then
+		got="$got capacities=$(cat /sys/devices/system/cpu/cpu[0-9]*/cpu_capacity | tr '\n' ' ' | sed 's/ $//')"
+		want="$want capacities=$cap"
+	fi
 	[ "$got" = "$want" ]
 	tap $? "topology $topo: want '$want', got '$got'"
 }

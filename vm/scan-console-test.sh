@@ -33,5 +33,7 @@ expect 1 "[   20.000000] ** 12 printk messages dropped **"
 expect 1 "[   30.000000] INFO: task kworker/0:1:12 blocked for more than 120 seconds."
 expect 1 "[   30.000000] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [stress-ng:123]"
 expect 1 "[   30.000000] WARNING: possible circular locking dependency detected"
+expect 1 "[    5.000000] Call trace:"
+expect 1 "[    5.000000] Unable to handle kernel paging request at virtual address dead000000000108"
 
 tap_end scan-console

@@ -14,7 +14,9 @@ badness='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|kernel BUG|general protecti
 badness+='|possible circular locking|inconsistent lock state|possible recursive locking'
 badness+='|suspicious RCU usage|lock held when returning|bad unlock balance|DEBUG_LOCKS_WARN_ON'
 badness+='|blocked for more than|soft lockup|hard LOCKUP|rcu_sched self-detected stall'
-badness+='|rcu: INFO: .* detected stalls|detected stall|detected expedited stalls|Call Trace:'
+# arm64 spells it "Call trace:", and a bad access "Unable to handle kernel ...".
+badness+='|rcu: INFO: .* detected stalls|detected stall|detected expedited stalls|Call Trace:|Call trace:'
+badness+='|Unable to handle kernel'
 badness+='|list_add corruption|list_del corruption'
 badness+='|failed to report dead state|do_boot_cpu failed|failed to come online|CPU[0-9]+: failed'
 badness+='|printk messages dropped'

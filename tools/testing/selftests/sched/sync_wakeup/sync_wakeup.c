@@ -1988,31 +1988,36 @@ int sw_smt_active(void)
 }
 
 /*
- * Do the CPUs this process may use differ in capacity (cpu_capacity, which
- * only architectures that scale it have)? 1, 0, or -errno. There the keep
- * rule's capacity step and select_idle_sibling()'s fit test decide where a
- * wakee goes by its utilization: sync_wakeup_capacity tests that.
+ * cpu_capacity of @cpu: -ENOENT where the architecture does not scale
+ * capacities, other -errno on an error.
+ */
+long sw_cpu_capacity(int cpu)
+{
+	char path[96], buf[32];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+	n = sw_read_file(path, buf, sizeof(buf));
+	return n < 0 ? n : atol(buf);
+}
+
+/*
+ * Do the CPUs differ in capacity? 1, 0, or -errno. All of them, as
+ * sched_asym_cpucap_active() looks at all, whatever this process may use.
+ * There the keep rule's capacity step and select_idle_sibling()'s fit test
+ * decide where a wakee goes by its utilization: sync_wakeup_capacity tests
+ * that.
  */
 int sw_asym_capacity(void)
 {
-	char path[96], buf[32];
-	long cap, first = -1;
-	cpu_set_t set;
-	ssize_t n;
-	int cpu;
+	long cpu, cap, first = -1, nr = sysconf(_SC_NPROCESSORS_CONF);
 
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return -errno;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &set))
-			continue;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
-		n = sw_read_file(path, buf, sizeof(buf));
-		if (n == -ENOENT)
+	for (cpu = 0; cpu < nr; cpu++) {
+		cap = sw_cpu_capacity(cpu);
+		if (cap == -ENOENT)
 			return 0;
-		if (n < 0)
-			return n;
-		cap = atol(buf);
+		if (cap < 0)
+			return cap;
 		if (first < 0)
 			first = cap;
 		else if (cap != first)
@@ -2141,9 +2146,10 @@ double sw_pp_share(const struct sw_pingpong *pp)
 
 /*
  * Wait until the task whose /proc/<pid>/stat is open on @fd shows state S
- * (about to block or blocked): 0 or -errno.
+ * (about to block or blocked), polling every SW_ASLEEP_POLL_US, or without
+ * a pause if @spin (a waker that must not sleep): 0 or -errno.
  */
-static int sw_wait_asleep(int fd)
+int sw_wait_asleep(int fd, bool spin)
 {
 	char buf[512], *state;
 	ssize_t n;
@@ -2162,7 +2168,8 @@ static int sw_wait_asleep(int fd)
 		/* Dead: the partner's own error says why. */
 		if (state[2] == 'Z' || state[2] == 'X')
 			return -ESRCH;
-		usleep(SW_ASLEEP_POLL_US);
+		if (!spin)
+			usleep(SW_ASLEEP_POLL_US);
 	}
 }
 
@@ -2240,7 +2247,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 				shared->same_cpu[0] += cpu == msg;
 			}
 			if (parent >= 0) {
-				shared->child_err = sw_wait_asleep(parent);
+				shared->child_err = sw_wait_asleep(parent, false);
 				if (shared->child_err)
 					_exit(1);
 			}
@@ -2276,7 +2283,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 			t0 = sw_now_us();
 		}
 		if (child >= 0) {
-			err = sw_wait_asleep(child);
+			err = sw_wait_asleep(child, false);
 			if (err)
 				break;
 		}
@@ -2561,9 +2568,9 @@ int sw_tcp_pingpong_run(long rounds, struct sw_net *out)
  */
 int sw_udp_stream_run(long messages, long pause_us, struct sw_net *out)
 {
+	int rfd, fd, stat = -1, err = 0;
 	struct sockaddr_in addr;
-	int rfd, fd, err = 0;
-	char buf[64] = "";
+	char buf[64] = "", path[64];
 	double t;
 	pid_t pid;
 	long i;
@@ -2587,10 +2594,19 @@ int sw_udp_stream_run(long messages, long pause_us, struct sw_net *out)
 				_exit(1);
 	}
 	close(rfd);
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	stat = open(path, O_RDONLY | O_CLOEXEC);
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)))
+	if (stat < 0 || fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)))
 		err = -errno;
+	/*
+	 * Each message to a receiver that sleeps in recv(), so that each is a
+	 * wakeup, however slow the receiver: the sender spins until then.
+	 */
 	for (i = 0; !err && i < messages; i++) {
+		err = sw_wait_asleep(stat, true);
+		if (err)
+			break;
 		if (send(fd, buf, sizeof(buf), 0) != sizeof(buf)) {
 			err = -errno;
 			break;
@@ -2601,6 +2617,8 @@ int sw_udp_stream_run(long messages, long pause_us, struct sw_net *out)
 	}
 	if (fd >= 0)
 		close(fd);
+	if (stat >= 0)
+		close(stat);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	return err;

@@ -319,6 +319,7 @@ int sw_test_needs(char *why, size_t size);
 bool sw_kernel_rt(void);
 int sw_smt_active(void);
 int sw_nr_llcs(void);
+long sw_cpu_capacity(int cpu);
 int sw_asym_capacity(void);
 
 /* ---- forked helpers ------------------------------------------------- */
@@ -356,6 +357,7 @@ struct sw_pingpong {
 #define SW_PP_BOTH_ASLEEP	0x2	/* and this process waits for the child */
 #define SW_ASLEEP_POLL_US	1000
 
+int sw_wait_asleep(int fd, bool spin);
 long sw_pp_handoffs(const struct sw_pingpong *pp);
 double sw_pp_share(const struct sw_pingpong *pp);
 int sw_pingpong_run(long warmup, long rounds, unsigned int flags,

@@ -87,6 +87,20 @@ static int set_clamp(unsigned int clamp)
 	return syscall(SYS_sched_setattr, 0, &attr, 0) ? -errno : 0;
 }
 
+static const char * const uclamp_limits[] = {
+	"/proc/sys/kernel/sched_util_clamp_min",
+	"/proc/sys/kernel/sched_util_clamp_max",
+};
+
+/* A number in a /proc/sys file, or -errno. */
+static long sysctl_long(const char *path)
+{
+	char buf[32];
+	ssize_t n = sw_read_file(path, buf, sizeof(buf));
+
+	return n < 0 ? n : atol(buf);
+}
+
 /* Can a task clamp itself? Tried in a child, to change nothing here: 0 or -errno. */
 static int uclamp_probe(void)
 {
@@ -105,22 +119,13 @@ static int uclamp_probe(void)
 	return WIFEXITED(status) ? -WEXITSTATUS(status) : -ECHILD;
 }
 
-/* cpu_capacity of @cpu, or -errno (absent where the arch does not scale it). */
-static long sysfs_capacity(int cpu)
-{
-	char path[96], buf[32];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
-	n = sw_read_file(path, buf, sizeof(buf));
-	return n < 0 ? n : atol(buf);
-}
-
 /* Two CPUs of each class among those this process may use. */
 struct classes {
 	int big[2];			/* of the highest capacity */
 	int little[2];			/* of one lower capacity */
 	long big_cap, little_cap;
+	/* The wakee's uclamp_min and uclamp_max: between the two. */
+	unsigned int clamp;
 };
 
 /*
@@ -142,7 +147,7 @@ static int cpu_classes(struct classes *cl, char *why, size_t size)
 		caps[cpu] = -1;
 		if (!CPU_ISSET(cpu, &set))
 			continue;
-		caps[cpu] = sysfs_capacity(cpu);
+		caps[cpu] = sw_cpu_capacity(cpu);
 		if (caps[cpu] == -ENOENT) {
 			snprintf(why, size, "no cpu%d/cpu_capacity: no asymmetric capacities", cpu);
 			return 1;
@@ -177,6 +182,7 @@ static int cpu_classes(struct classes *cl, char *why, size_t size)
 			cl->little[0] = cpu;
 			cl->little[1] = other;
 			cl->little_cap = caps[cpu];
+			cl->clamp = (cl->big_cap + cl->little_cap) / 2;
 			return 0;
 		}
 	}
@@ -196,6 +202,8 @@ FIXTURE_SETUP(capacity)
 {
 	char why[512];
 	int need, err;
+	long limit;
+	size_t i;
 
 	self->limit = -1;
 	need = sw_test_needs(why, sizeof(why));
@@ -207,10 +215,17 @@ FIXTURE_SETUP(capacity)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, need) TH_LOG("%s", why);
 	err = uclamp_probe();
-	if (err == -EOPNOTSUPP || err == -EINVAL)
-		SKIP(return, "cannot set a uclamp (%s): kernel without CONFIG_UCLAMP_TASK",
-		     strerror(-err));
+	if (err == -EOPNOTSUPP)
+		SKIP(return, "cannot set a uclamp: kernel without CONFIG_UCLAMP_TASK");
 	ASSERT_EQ(0, err) TH_LOG("sched_setattr(uclamp): %s", strerror(-err));
+	/* The system's limits cap every task's clamp (a cgroup's would too). */
+	for (i = 0; i < ARRAY_SIZE(uclamp_limits); i++) {
+		limit = sysctl_long(uclamp_limits[i]);
+		ASSERT_LE(0, limit) TH_LOG("%s: %s", uclamp_limits[i], strerror(-limit));
+		if (limit < self->cpus.clamp)
+			SKIP(return, "%s is %ld, below the wakee's clamp %u", uclamp_limits[i],
+			     limit, self->cpus.clamp);
+	}
 	self->smt = sw_smt_active();
 	ASSERT_LE(0, self->smt) TH_LOG("cannot tell whether SMT is active: %s",
 				       strerror(-self->smt));
@@ -314,30 +329,6 @@ static int pin(pid_t pid, int a, int b)
 	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
 }
 
-/*
- * Wait until the task whose /proc/<pid>/stat is open on @fd shows state S,
- * as the pair of sw_pingpong_run() does with SW_PP_ANSWER_ASLEEP: 0 or -1.
- */
-static int wait_asleep(int fd)
-{
-	char buf[512], *state;
-	ssize_t n;
-
-	for (;;) {
-		n = pread(fd, buf, sizeof(buf) - 1, 0);
-		if (n < 0)
-			return -1;
-		buf[n] = '\0';
-		/* "pid (comm) S ...": comm may hold ')' */
-		state = strrchr(buf, ')');
-		if (!state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X')
-			return -1;
-		if (state[2] == 'S')
-			return 0;
-		usleep(SW_ASLEEP_POLL_US);
-	}
-}
-
 /* The wakee's exit codes: it may not use the harness' ASSERT_*(). */
 enum {
 	WAKEE_OK,
@@ -403,7 +394,7 @@ static int big_wakee_run(int a, int b, unsigned int clamp, long rounds, const ch
 		if (set_clamp(clamp))
 			_exit(WAKEE_UCLAMP);
 		while ((n = read(p2c[0], &c, 1)) == 1) {
-			if (wait_asleep(self_stat))
+			if (sw_wait_asleep(self_stat, false))
 				_exit(WAKEE_ASLEEP);
 			if (write(c2p[1], &c, 1) != 1)
 				_exit(WAKEE_PIPE);
@@ -456,7 +447,7 @@ static void expect_big_wakee(struct __test_metadata *_metadata, const char *wake
 			     const int cpus[2], const struct classes *cl, int smt,
 			     int never, int want)
 {
-	unsigned int clamp = (cl->big_cap + cl->little_cap) / 2;
+	unsigned int clamp = cl->clamp;
 	static const char * const policies[] = { "reciprocal-only", "honest-waker" };
 	struct sw_stats window;
 	/* Static: its own_seq[] is some 200 KB. */
