@@ -746,6 +746,31 @@ undo:
 	return err;
 }
 
+void sw_own_count(const struct sw_trace *t, long from, long to, struct sw_own_count *c)
+{
+	long i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = from; i < to; i++) {
+		c->n++;
+		c->v[t->own_seq[i].verdict]++;
+	}
+}
+
+/* "n decisions of this process: kept k, ..." (the nonzero verdicts) */
+const char *sw_own_count_str(const struct sw_own_count *c, char *buf, size_t size)
+{
+	size_t off;
+	int i;
+
+	off = snprintf(buf, size, "%ld decisions of this process:", c->n);
+	for (i = SW_KEPT; i <= SW_LAST_VERDICT && off < size; i++)
+		if (c->v[i])
+			off += snprintf(buf + off, size - off, " %s %ld", sw_stat_names[i],
+					c->v[i]);
+	return buf;
+}
+
 /*
  * Put back the trace settings sw_trace_start() changed and remove the
  * tests' "t:" events. sw_trace_stop() does; so do a fixture's teardown,
@@ -1985,6 +2010,18 @@ int sw_smt_active(void)
 			return 1;
 	}
 	return nr > 0 ? 0 : -ENOENT;
+}
+
+/* Let @pid run on @a, and on @b too if it is not -1. Returns 0 or -errno. */
+int sw_pin(pid_t pid, int a, int b)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	if (b >= 0)
+		CPU_SET(b, &set);
+	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
 }
 
 /*

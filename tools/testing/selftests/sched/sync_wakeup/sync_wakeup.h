@@ -279,6 +279,15 @@ int sw_trace_start(void);
 int sw_trace_stop(const char *policy, struct sw_trace *out);
 int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out);
 int sw_trace_restore(void);
+
+/* This process' decisions in [@from, @to) of a trace, by verdict. */
+struct sw_own_count {
+	long n;
+	long v[SW_NR_STATS];
+};
+
+void sw_own_count(const struct sw_trace *t, long from, long to, struct sw_own_count *c);
+const char *sw_own_count_str(const struct sw_own_count *c, char *buf, size_t size);
 const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size);
 
 /*
@@ -319,6 +328,7 @@ int sw_test_needs(char *why, size_t size);
 bool sw_kernel_rt(void);
 int sw_smt_active(void);
 int sw_nr_llcs(void);
+int sw_pin(pid_t pid, int a, int b);
 long sw_cpu_capacity(int cpu);
 int sw_asym_capacity(void);
 

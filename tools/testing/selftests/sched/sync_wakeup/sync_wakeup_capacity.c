@@ -286,49 +286,6 @@ static void expect_trace_sound(struct __test_metadata *_metadata, const char *la
 		TH_LOG("%s: decisions for %d of the %d tasks", label, t->our_pids, tasks);
 }
 
-/* This process' decisions in [@from, @to) of @t, by verdict. */
-struct own_count {
-	long n;
-	long v[SW_NR_STATS];
-};
-
-static void own_count(const struct sw_trace *t, long from, long to, struct own_count *c)
-{
-	long i;
-
-	memset(c, 0, sizeof(*c));
-	for (i = from; i < to; i++) {
-		c->n++;
-		c->v[t->own_seq[i].verdict]++;
-	}
-}
-
-/* "n decisions: kept k, declined_capacity d, ..." (the nonzero ones) */
-static const char *own_count_str(const struct own_count *c, char *buf, size_t size)
-{
-	size_t off;
-	int i;
-
-	off = snprintf(buf, size, "%ld decisions of this process:", c->n);
-	for (i = SW_KEPT; i <= SW_LAST_VERDICT && off < size; i++)
-		if (c->v[i])
-			off += snprintf(buf + off, size - off, " %s %ld", sw_stat_names[i],
-					c->v[i]);
-	return buf;
-}
-
-/* Let @pid run on @a, and on @b too if it is not -1. Returns 0 or -errno. */
-static int pin(pid_t pid, int a, int b)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	if (b >= 0)
-		CPU_SET(b, &set);
-	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
-}
-
 /* The wakee's exit codes: it may not use the harness' ASSERT_*(). */
 enum {
 	WAKEE_OK,
@@ -406,7 +363,7 @@ static int big_wakee_run(int a, int b, unsigned int clamp, long rounds, const ch
 	p2c[0] = -1;
 	c2p[1] = -1;
 	/* After the fork: the wakee keeps every CPU. */
-	err = pin(0, a, b);
+	err = sw_pin(0, a, b);
 	for (i = 0; i < rounds && !err; i++)
 		if (write(p2c[1], &c, 1) != 1 || read(c2p[0], &c, 1) != 1)
 			err = -EIO;
@@ -452,7 +409,7 @@ static void expect_big_wakee(struct __test_metadata *_metadata, const char *wake
 	struct sw_stats window;
 	/* Static: its own_seq[] is some 200 KB. */
 	static struct sw_trace t;
-	struct own_count c;
+	struct sw_own_count c;
 	char label[96], buf[512];
 	const char *why;
 	int run, err, terr;
@@ -476,8 +433,8 @@ static void expect_big_wakee(struct __test_metadata *_metadata, const char *wake
 						 why ? "; the wakee " : "", why ? why : "");
 			expect_trace_sound(_metadata, label, &t, 2);
 			ASSERT_GE(SW_TRACE_OWN_MAX, t.own);
-			own_count(&t, 0, t.own, &c);
-			TH_LOG("%s: %s", label, own_count_str(&c, buf, sizeof(buf)));
+			sw_own_count(&t, 0, t.own, &c);
+			TH_LOG("%s: %s", label, sw_own_count_str(&c, buf, sizeof(buf)));
 			TH_LOG("%s: promises of this process: slept %ld, late %ld, awake %ld",
 			       label, t.own_promises[SW_PROMISE_SLEPT],
 			       t.own_promises[SW_PROMISE_LATE], t.own_promises[SW_PROMISE_AWAKE]);

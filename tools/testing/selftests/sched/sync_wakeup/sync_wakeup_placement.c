@@ -777,37 +777,6 @@ TEST_F_TIMEOUT(placement, fanout_promises_broken, ARM_TIMEOUT)
 		EXPECT_LT(0, a.st.v[SW_LANDED_SMT_SIBLING]);
 }
 
-/* This process' decisions in [@from, @to) of @t, by verdict. */
-struct own_count {
-	long n;
-	long v[SW_NR_STATS];
-};
-
-static void own_count(const struct sw_trace *t, long from, long to, struct own_count *c)
-{
-	long i;
-
-	memset(c, 0, sizeof(*c));
-	for (i = from; i < to; i++) {
-		c->n++;
-		c->v[t->own_seq[i].verdict]++;
-	}
-}
-
-/* "n decisions: kept k, declined_waker_busy d, ..." (the nonzero ones) */
-static const char *own_count_str(const struct own_count *c, char *buf, size_t size)
-{
-	size_t off;
-	int i;
-
-	off = snprintf(buf, size, "%ld decisions of this process:", c->n);
-	for (i = SW_KEPT; i <= SW_LAST_VERDICT && off < size; i++)
-		if (c->v[i])
-			off += snprintf(buf + off, size - off, " %s %ld", sw_stat_names[i],
-					c->v[i]);
-	return buf;
-}
-
 /* ---- a waker that is not alone ---------------------------------------- */
 
 /*
@@ -817,18 +786,6 @@ static const char *own_count_str(const struct own_count *c, char *buf, size_t si
  * 20 s).
  */
 #define PINNED_ROUNDS		100
-
-/* Let @pid run on @a, and on @b too if it is not -1. Returns 0 or -errno. */
-static int pin(pid_t pid, int a, int b)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(a, &set);
-	if (b >= 0)
-		CPU_SET(b, &set);
-	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
-}
 
 /*
  * The waker (this process) is pinned to CPU @a, with a CPU hog beside it if
@@ -853,7 +810,7 @@ static int pinned_pair_run(int a, int b, int home, bool hog_on_a, long rounds)
 		return -errno;
 	if (hog_on_a && !hog) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (pin(0, a, -1))
+		if (sw_pin(0, a, -1))
 			_exit(1);
 		for (;;)
 			;
@@ -872,10 +829,10 @@ static int pinned_pair_run(int a, int b, int home, bool hog_on_a, long rounds)
 		close(p2c[1]);
 		close(c2p[0]);
 		/* Its first sleep too. */
-		if (pin(0, home, -1) || pin(0, a, b))
+		if (sw_pin(0, home, -1) || sw_pin(0, a, b))
 			_exit(1);
 		while (read(p2c[0], &c, 1) == 1)
-			if (pin(0, home, -1) || pin(0, a, b) || write(c2p[1], &c, 1) != 1)
+			if (sw_pin(0, home, -1) || sw_pin(0, a, b) || write(c2p[1], &c, 1) != 1)
 				_exit(1);
 		_exit(0);
 	}
@@ -883,7 +840,7 @@ static int pinned_pair_run(int a, int b, int home, bool hog_on_a, long rounds)
 	close(c2p[1]);
 	p2c[0] = -1;
 	c2p[1] = -1;
-	err = pin(0, a, -1);
+	err = sw_pin(0, a, -1);
 	for (i = 0; i < rounds && !err; i++)
 		if (write(p2c[1], &c, 1) != 1 || read(c2p[0], &c, 1) != 1)
 			err = -EIO;
@@ -935,7 +892,7 @@ static void expect_pinned_pair(struct __test_metadata *_metadata, int home_b, bo
 	const struct sw_own_decision *d;
 	long i, kept_moved, reached = 0;
 	struct sw_stats window;
-	struct own_count c;
+	struct sw_own_count c;
 	struct arm arm;
 	char buf[512];
 	int a = 0, b = 1, err;
@@ -952,8 +909,8 @@ static void expect_pinned_pair(struct __test_metadata *_metadata, int home_b, bo
 		ASSERT_EQ(0, err) TH_LOG("pinned pair: %s", strerror(-err));
 		expect_trace_sound(_metadata, policies[p], &arm, true, 1);
 		ASSERT_GE(SW_TRACE_OWN_MAX, arm.trace.own);
-		own_count(&arm.trace, 0, arm.trace.own, &c);
-		TH_LOG("%s: %s", policies[p], own_count_str(&c, buf, sizeof(buf)));
+		sw_own_count(&arm.trace, 0, arm.trace.own, &c);
+		TH_LOG("%s: %s", policies[p], sw_own_count_str(&c, buf, sizeof(buf)));
 		/* A wakee that has not slept yet when the next byte comes is not decided. */
 		EXPECT_LT(0, c.n) TH_LOG("%s: no decision", policies[p]);
 		for (i = 0, kept_moved = 0; i < arm.trace.own; i++) {
@@ -1063,10 +1020,10 @@ static long expect_judged(struct __test_metadata *_metadata, const char *label,
 			  double min_dropped)
 {
 	long full = own_record_full(t, from, to);
-	struct own_count c;
+	struct sw_own_count c;
 	double dropped;
 
-	own_count(t, full, to, &c);
+	sw_own_count(t, full, to, &c);
 	dropped = sw_ratio(c.v[SW_HINT_DROPPED], c.n);
 	TH_LOG("%s: %ld decisions of this process, %ld hint_only until its record filled",
 	       label, to - from, full - from);
