@@ -23,7 +23,7 @@ help:
 # the command line must be ours, unless another make runs this one: it
 # passes its own command line on, which is not ours to judge.
 vars:
-	@$(H)/check-vars.sh $(if $(filter 0,$(MAKELEVEL)),$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
+	@GOALS='$(MAKECMDGOALS)' $(H)/check-vars.sh $(if $(filter 0,$(MAKELEVEL)),$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
 
 deps: vars
 	@$(H)/deps.sh

@@ -12,7 +12,7 @@
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
-only_default_arch "make bench-overhead"
+only_default_arch bench-overhead
 not_own_tree "make bench-overhead builds it as the unpatched base"
 
 TOPO=${TOPO:-$TOPO_DEFAULT}

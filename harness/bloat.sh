@@ -6,7 +6,7 @@
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
-only_default_arch "make bloat"
+only_default_arch bloat
 not_own_tree "make bloat builds it as the unpatched base"
 
 base=$(kernel_dir base)

@@ -7,7 +7,7 @@
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
-only_default_arch "make check-clones"
+only_default_arch check-clones
 
 target=${CLONE_TARGET:-check}
 user=${CLONE_USER:-swclone}

@@ -6,7 +6,7 @@
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
-only_default_arch "make check-rt"
+only_default_arch check-rt
 
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 tests="sched/sync_wakeup:sync_wakeup_rt"

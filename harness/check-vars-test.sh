@@ -83,6 +83,14 @@ make_vars "" V=1 W=1 KCFLAGS=-g
 make_vars "unknown variable AB=1: make help" AB=1
 make_vars "'foo.bar' is not a variable name" foo.bar=1
 
+# A target for ARCH_DEFAULT guests only stops in make vars, before make's
+# source step (which logs "==>"), not in its own script after it.
+out=$(as_typed make -s -C "$REPO" bloat ARCH=arm64 2>&1) && rc=1 || rc=0
+grep -qF "make bloat is for x86_64 only" <<<"$out" && ! grep -q '^==>' <<<"$out" || rc=1
+tap "$rc" "make bloat ARCH=arm64 stops before any work" "$out"
+for t in $DEFAULT_ARCH_TARGETS; do expect 1 GOALS="$t" ARCH=arm64; done
+expect 0 GOALS="check bench" ARCH=arm64
+
 # A make that runs ours passes its command line on: not ours to judge.
 outer=$(mktemp -d -p /var/tmp)
 # shellcheck disable=SC2016 # $(MAKE) is the makefile's

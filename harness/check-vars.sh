@@ -76,6 +76,8 @@ known() {
 }
 
 for name in "$@"; do known "$name"; done
+# GOALS: make's goals, from the Makefile.
+for goal in ${GOALS:-}; do only_default_arch "$goal"; done
 
 # The guest mounts a tmpfs on /tmp and would not see a checkout there.
 case "$REPO/" in

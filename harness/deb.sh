@@ -13,7 +13,7 @@
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
-only_default_arch "make deb"
+only_default_arch deb
 
 LOCALMODCONFIG=${LOCALMODCONFIG:-0}
 DBG=${DBG:-0}

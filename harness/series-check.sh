@@ -18,7 +18,7 @@
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
-only_default_arch "make series-check"
+only_default_arch series-check
 not_own_tree "make series-check applies patches/ to the base it needs"
 
 SERIES_BUILDS=${SERIES_BUILDS:-yes}

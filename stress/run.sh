@@ -14,7 +14,7 @@
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../harness/lib.sh"
-only_default_arch "make stress"
+only_default_arch stress
 
 DURATION=${DURATION:-15}
 TOPOS=${TOPOS:-$TOPOS_STRESS}
