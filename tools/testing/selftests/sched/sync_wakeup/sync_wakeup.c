@@ -1965,6 +1965,13 @@ int sw_test_needs(char *why, size_t size)
 }
 
 /* A PREEMPT_RT kernel says so in its version (scripts/mkcompile_h). */
+bool sw_judging(void)
+{
+	const char *judge = getenv("SW_JUDGE_SHARES");
+
+	return judge && !strcmp(judge, "1");
+}
+
 bool sw_kernel_rt(void)
 {
 	struct utsname u;
@@ -2374,6 +2381,116 @@ out_p2c:
 		close(p2c[1]);
 out_unmap:
 	munmap(shared, sizeof(*shared));
+	return err;
+}
+
+/* The exit codes of sw_pair_run()'s wakee: it may not use the harness. */
+enum { SW_WAKEE_OK, SW_WAKEE_TURN, SW_WAKEE_ASLEEP, SW_WAKEE_PIPE, SW_WAKEE_NR };
+
+static const char * const sw_wakee_errors[SW_WAKEE_NR] = {
+	[SW_WAKEE_OK]		= "exited 0",
+	[SW_WAKEE_TURN]		= "failed to set itself up",
+	[SW_WAKEE_ASLEEP]	= "could not read the waker's state",
+	[SW_WAKEE_PIPE]		= "a pipe read or write failed",
+};
+
+static void sw_pair_wakee(const struct sw_pair *pair, int in, int out, int waker)
+{
+	char c;
+	ssize_t n;
+
+	if (pair->turn && pair->turn(pair->arg, true))
+		_exit(SW_WAKEE_TURN);
+	while ((n = read(in, &c, 1)) == 1) {
+		if (waker >= 0 && sw_wait_asleep(waker, false))
+			_exit(SW_WAKEE_ASLEEP);
+		if (pair->turn && pair->turn(pair->arg, false))
+			_exit(SW_WAKEE_TURN);
+		if (write(out, &c, 1) != 1)
+			_exit(SW_WAKEE_PIPE);
+	}
+	_exit(n ? SW_WAKEE_PIPE : SW_WAKEE_OK);
+}
+
+/*
+ * @rounds round trips of one byte between this process, the waker, allowed
+ * on CPU @a and @b (-1: @a only) once the wakee is forked, and the wakee,
+ * which keeps this process' CPUs unless its @turn moves it. Each write is
+ * a WF_SYNC wakeup of the other side. Returns 0 or -errno; -ECHILD for a
+ * wakee that failed, with how in @why (else NULL). This process' affinity
+ * is restored.
+ */
+int sw_pair_run(const struct sw_pair *pair, int a, int b, long rounds, const char **why)
+{
+	int p2c[2] = { -1, -1 }, c2p[2] = { -1, -1 }, waker = -1, status, err = 0;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	pid_t wakee = -1;
+	cpu_set_t saved;
+	char c = 'x';
+	long i;
+
+	*why = NULL;
+	if (sched_getaffinity(0, sizeof(saved), &saved))
+		return -errno;
+	if (pair->answer_asleep) {
+		waker = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+		if (waker < 0)
+			return -errno;
+	}
+	/* A wakee that failed leaves EPIPE, and its exit code says why. */
+	if (sigaction(SIGPIPE, &ign, &old)) {
+		err = -errno;
+		goto out_stat;
+	}
+	if (pipe2(p2c, O_CLOEXEC) || pipe2(c2p, O_CLOEXEC)) {
+		err = -errno;
+		goto out;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	wakee = fork();
+	if (wakee < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!wakee) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(p2c[1]);
+		close(c2p[0]);
+		sw_pair_wakee(pair, p2c[0], c2p[1], waker);
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	p2c[0] = -1;
+	c2p[1] = -1;
+	err = sw_pin(0, a, b);
+	for (i = 0; i < rounds && !err; i++)
+		if (write(p2c[1], &c, 1) != 1 || read(c2p[0], &c, 1) != 1)
+			err = -EIO;
+out:
+	/* The wakee reads EOF and exits. */
+	for (i = 0; i < 2; i++) {
+		if (p2c[i] >= 0)
+			close(p2c[i]);
+		if (c2p[i] >= 0)
+			close(c2p[i]);
+	}
+	if (wakee > 0) {
+		if (waitpid(wakee, &status, 0) != wakee) {
+			err = err ? err : -ECHILD;
+		} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			*why = !WIFEXITED(status) ? "killed by a signal" :
+			       WEXITSTATUS(status) < SW_WAKEE_NR ?
+			       sw_wakee_errors[WEXITSTATUS(status)] : "exited with an unknown code";
+			err = -ECHILD;
+		}
+	}
+	sigaction(SIGPIPE, &old, NULL);
+out_stat:
+	if (waker >= 0)
+		close(waker);
+	if (sched_setaffinity(0, sizeof(saved), &saved))
+		err = err ? err : -errno;
 	return err;
 }
 

@@ -326,6 +326,11 @@ bool sw_restore_initial_state(void);
 int sw_nr_allowed_cpus(void);
 int sw_test_needs(char *why, size_t size);
 bool sw_kernel_rt(void);
+/*
+ * Are the bounds that hold in make check's guests judged here? It sets
+ * SW_JUDGE_SHARES=1 on QEMU's instruction-counting clock.
+ */
+bool sw_judging(void);
 int sw_smt_active(void);
 int sw_nr_llcs(void);
 int sw_pin(pid_t pid, int a, int b);
@@ -372,6 +377,20 @@ long sw_pp_handoffs(const struct sw_pingpong *pp);
 double sw_pp_share(const struct sw_pingpong *pp);
 int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 		    struct sw_stats *st, struct sw_pingpong *out);
+
+/*
+ * A pipe pair whose wakee sets itself up: sw_pair_run() calls @turn in the
+ * wakee before its first read (@first) and before each answer; a @turn that
+ * fails returns nonzero. With @answer_asleep the wakee answers only once
+ * the waker shows state S (sw_wait_asleep(), polling).
+ */
+struct sw_pair {
+	int (*turn)(void *arg, bool first);
+	void *arg;
+	bool answer_asleep;
+};
+
+int sw_pair_run(const struct sw_pair *pair, int a, int b, long rounds, const char **why);
 
 #define SW_FANOUT_MAX_READERS	8
 

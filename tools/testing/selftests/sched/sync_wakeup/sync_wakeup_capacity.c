@@ -256,17 +256,6 @@ FIXTURE_TEARDOWN_PARENT(capacity)
 }
 
 /*
- * Are the bounds that hold in make check's guests judged here? It sets
- * SW_JUDGE_SHARES=1 on QEMU's instruction-counting clock.
- */
-static bool judging(void)
-{
-	const char *judge = getenv("SW_JUDGE_SHARES");
-
-	return judge && !strcmp(judge, "1");
-}
-
-/*
  * Each decision in the trace followed the rules that hold whatever the
  * timing (sw_trace_stop()), the counters moved by what it shows, and each
  * of the run's @tasks made decisions.
@@ -280,116 +269,16 @@ static void expect_trace_sound(struct __test_metadata *_metadata, const char *la
 	EXPECT_EQ(0, t->wrong) TH_LOG("%s: %s", label, t->why);
 	EXPECT_EQ(0, t->unwitnessed)
 		TH_LOG("%s: counters against the trace: %s", label, t->witness);
-	if (judging())
+	if (sw_judging())
 		EXPECT_EQ(0, t->strayed) TH_LOG("%s: %s", label, t->strayed_why);
 	EXPECT_LE(tasks, t->our_pids)
 		TH_LOG("%s: decisions for %d of the %d tasks", label, t->our_pids, tasks);
 }
 
-/* The wakee's exit codes: it may not use the harness' ASSERT_*(). */
-enum {
-	WAKEE_OK,
-	WAKEE_UCLAMP,
-	WAKEE_ASLEEP,
-	WAKEE_PIPE,
-	WAKEE_NR
-};
-
-static const char * const wakee_errors[WAKEE_NR] = {
-	[WAKEE_OK]	= "exited 0",
-	[WAKEE_UCLAMP]	= "could not set its clamp",
-	[WAKEE_ASLEEP]	= "could not read the waker's state",
-	[WAKEE_PIPE]	= "a pipe read or write failed",
-};
-
-/*
- * @rounds round trips between this process, the waker, allowed on CPUs @a
- * and @b, and a forked wakee allowed on every CPU this process may use,
- * which clamps itself to @clamp before its first sleep. The wakee answers only
- * once this process shows state S: under TCG it could otherwise answer
- * before the waker's vCPU reaches read(), a broken promise, and
- * honest-waker would drop the hint of a dishonest waker before the
- * capacity step. Returns 0 or -errno, and in @why how the wakee failed.
- */
-static int big_wakee_run(int a, int b, unsigned int clamp, long rounds, const char **why)
+/* Clamp the wakee before its first sleep: sw_pair's turn. */
+static int clamp_turn(void *arg, bool first)
 {
-	int p2c[2] = { -1, -1 }, c2p[2] = { -1, -1 }, status, self_stat, err = 0;
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	pid_t wakee = -1;
-	cpu_set_t saved;
-	char c = 'x';
-	ssize_t n;
-	long i;
-
-	*why = NULL;
-	if (sched_getaffinity(0, sizeof(saved), &saved))
-		return -errno;
-	self_stat = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-	if (self_stat < 0)
-		return -errno;
-	/* A wakee that failed leaves EPIPE, and its exit code says why. */
-	if (sigaction(SIGPIPE, &ign, &old)) {
-		err = -errno;
-		close(self_stat);
-		return err;
-	}
-	if (pipe2(p2c, O_CLOEXEC) || pipe2(c2p, O_CLOEXEC)) {
-		err = -errno;
-		goto out;
-	}
-	fflush(stdout);
-	fflush(stderr);
-	wakee = fork();
-	if (wakee < 0) {
-		err = -errno;
-		goto out;
-	}
-	if (!wakee) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(p2c[1]);
-		close(c2p[0]);
-		if (set_clamp(clamp))
-			_exit(WAKEE_UCLAMP);
-		while ((n = read(p2c[0], &c, 1)) == 1) {
-			if (sw_wait_asleep(self_stat, false))
-				_exit(WAKEE_ASLEEP);
-			if (write(c2p[1], &c, 1) != 1)
-				_exit(WAKEE_PIPE);
-		}
-		_exit(n ? WAKEE_PIPE : WAKEE_OK);
-	}
-	close(p2c[0]);
-	close(c2p[1]);
-	p2c[0] = -1;
-	c2p[1] = -1;
-	/* After the fork: the wakee keeps every CPU. */
-	err = sw_pin(0, a, b);
-	for (i = 0; i < rounds && !err; i++)
-		if (write(p2c[1], &c, 1) != 1 || read(c2p[0], &c, 1) != 1)
-			err = -EIO;
-out:
-	/* The wakee reads EOF and exits. */
-	for (i = 0; i < 2; i++) {
-		if (p2c[i] >= 0)
-			close(p2c[i]);
-		if (c2p[i] >= 0)
-			close(c2p[i]);
-	}
-	if (wakee > 0) {
-		if (waitpid(wakee, &status, 0) != wakee) {
-			err = err ? err : -ECHILD;
-		} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			*why = !WIFEXITED(status) ? "killed by a signal" :
-			       WEXITSTATUS(status) < WAKEE_NR ? wakee_errors[WEXITSTATUS(status)] :
-			       "exited with an unknown code";
-			err = err ? err : -ECHILD;
-		}
-	}
-	close(self_stat);
-	sigaction(SIGPIPE, &old, NULL);
-	if (sched_setaffinity(0, sizeof(saved), &saved))
-		err = err ? err : -errno;
-	return err;
+	return first ? set_clamp(*(unsigned int *)arg) : 0;
 }
 
 /*
@@ -404,8 +293,15 @@ static void expect_big_wakee(struct __test_metadata *_metadata, const char *wake
 			     const int cpus[2], const struct classes *cl, int smt,
 			     int never, int want)
 {
-	unsigned int clamp = cl->clamp;
 	static const char * const policies[] = { "reciprocal-only", "honest-waker" };
+	unsigned int clamp = cl->clamp;
+	/*
+	 * The wakee answers only once this process shows state S: under TCG
+	 * it could otherwise answer before the waker's vCPU reaches read(), a
+	 * broken promise, and honest-waker would drop the hint of a dishonest
+	 * waker before the capacity step.
+	 */
+	struct sw_pair pair = { .turn = clamp_turn, .arg = &clamp, .answer_asleep = true };
 	struct sw_stats window;
 	/* Static: its own_seq[] is some 200 KB. */
 	static struct sw_trace t;
@@ -426,7 +322,7 @@ static void expect_big_wakee(struct __test_metadata *_metadata, const char *wake
 			memset(&t, 0, sizeof(t));
 			err = sw_window_start(true, &window);
 			ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
-			err = big_wakee_run(cpus[0], cpus[1], clamp, ROUNDS, &why);
+			err = sw_pair_run(&pair, cpus[0], cpus[1], ROUNDS, &why);
 			terr = sw_window_stop(policies[p], getpid(), &window, &t);
 			ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
 			ASSERT_EQ(0, err) TH_LOG("%s: pair: %s%s%s", label, strerror(-err),

@@ -233,17 +233,6 @@ static void own_promises_since(struct __test_metadata *_metadata,
 }
 
 /*
- * Are the bounds that hold in make check's guests judged here? It sets
- * SW_JUDGE_SHARES=1 on QEMU's instruction-counting clock.
- */
-static bool judging(void)
-{
-	const char *judge = getenv("SW_JUDGE_SHARES");
-
-	return judge && !strcmp(judge, "1");
-}
-
-/*
  * Check each decision in the trace of a run against the rules that hold
  * whatever the timing (sw_trace_stop()): none at all with the feature off;
  * with it on, decisions for each of the run's @tasks. And upstream's
@@ -263,7 +252,7 @@ static void expect_trace_sound(struct __test_metadata *_metadata, const char *la
 	EXPECT_EQ(0, a->trace.wrong) TH_LOG("%s: %s", label, a->trace.why);
 	EXPECT_EQ(0, a->trace.unwitnessed)
 		TH_LOG("%s: counters against the trace: %s", label, a->trace.witness);
-	if (judging())
+	if (sw_judging())
 		EXPECT_EQ(0, a->trace.strayed) TH_LOG("%s: %s", label, a->trace.strayed_why);
 	if (on)
 		EXPECT_LE(tasks, a->trace.our_pids)
@@ -394,7 +383,7 @@ static void run_moved_pingpong(struct __test_metadata *_metadata, const char *po
 		TH_LOG("%s: no wakeup found prev_cpu idle%s: run %d of %d, with a new pair",
 		       policy, far ? " in the other LLC" : "", run + 1, PAIR_RUNS);
 	}
-	if (judging())
+	if (sw_judging())
 		EXPECT_LT(0, judged) TH_LOG("%s: no wakeup found prev_cpu idle%s", policy,
 					    far ? " in the other LLC" : "");
 }
@@ -418,7 +407,7 @@ static void expect_kept(struct __test_metadata *_metadata, const struct arm *a)
 static void expect_share(struct __test_metadata *_metadata, const char *label,
 			 const char *what, double value, double min, double max)
 {
-	if (!judging()) {
+	if (!sw_judging()) {
 		TH_LOG("%s: %s %.3f (bounds [%.2f, %.2f] not judged here)", label, what,
 		       value, min, max);
 		return;
@@ -461,8 +450,8 @@ static void expect_not_stacked(struct __test_metadata *_metadata, const char *la
 			       const struct arm *a)
 {
 	TH_LOG("%s: %ld wakeups found the wakee's previous CPU idle, %ld stacked%s", label,
-	       a->trace.prev_idle, a->trace.stacked, judging() ? "" : " (not judged here)");
-	if (judging())
+	       a->trace.prev_idle, a->trace.stacked, sw_judging() ? "" : " (not judged here)");
+	if (sw_judging())
 		EXPECT_EQ(0, a->trace.stacked) TH_LOG("%s: %s", label, a->trace.stacked_why);
 }
 
@@ -787,22 +776,35 @@ TEST_F_TIMEOUT(placement, fanout_promises_broken, ARM_TIMEOUT)
  */
 #define PINNED_ROUNDS		100
 
+/* The wakee's CPUs: @home, where it sleeps, within @a and @b, where it may run. */
+struct pinned_wakee {
+	int a, b, home;
+};
+
+/* Sleep on @home, then allow @a and @b again: sw_pair's turn. */
+static int pinned_wakee_turn(void *arg, bool first)
+{
+	const struct pinned_wakee *w = arg;
+
+	return sw_pin(0, w->home, -1) || sw_pin(0, w->a, w->b);
+}
+
 /*
  * The waker (this process) is pinned to CPU @a, with a CPU hog beside it if
  * @hog. The wakee may run on @a and @b, but moves to @home (one of them)
  * before each answer, so that it sleeps with prev_cpu @home, unless a load
- * balancer moves it before it sleeps. Returns 0 or -errno.
+ * balancer moves it before it sleeps. Returns 0 or -errno, and in @why how
+ * the wakee failed.
  */
-static int pinned_pair_run(int a, int b, int home, bool hog_on_a, long rounds)
+static int pinned_pair_run(int a, int b, int home, bool hog_on_a, long rounds,
+			   const char **why)
 {
-	int p2c[2] = { -1, -1 }, c2p[2] = { -1, -1 }, status, err = 0;
-	pid_t hog, wakee = -1;
-	cpu_set_t saved;
-	char c = 'x';
-	long i;
+	struct pinned_wakee w = { .a = a, .b = b, .home = home };
+	struct sw_pair pair = { .turn = pinned_wakee_turn, .arg = &w };
+	int status, err;
+	pid_t hog;
 
-	if (sched_getaffinity(0, sizeof(saved), &saved))
-		return -errno;
+	*why = NULL;
 	fflush(stdout);
 	fflush(stderr);
 	hog = hog_on_a ? fork() : 0;
@@ -815,51 +817,11 @@ static int pinned_pair_run(int a, int b, int home, bool hog_on_a, long rounds)
 		for (;;)
 			;
 	}
-	if (pipe2(p2c, O_CLOEXEC) || pipe2(c2p, O_CLOEXEC)) {
-		err = -errno;
-		goto out;
-	}
-	wakee = fork();
-	if (wakee < 0) {
-		err = -errno;
-		goto out;
-	}
-	if (!wakee) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(p2c[1]);
-		close(c2p[0]);
-		/* Its first sleep too. */
-		if (sw_pin(0, home, -1) || sw_pin(0, a, b))
-			_exit(1);
-		while (read(p2c[0], &c, 1) == 1)
-			if (sw_pin(0, home, -1) || sw_pin(0, a, b) || write(c2p[1], &c, 1) != 1)
-				_exit(1);
-		_exit(0);
-	}
-	close(p2c[0]);
-	close(c2p[1]);
-	p2c[0] = -1;
-	c2p[1] = -1;
-	err = sw_pin(0, a, -1);
-	for (i = 0; i < rounds && !err; i++)
-		if (write(p2c[1], &c, 1) != 1 || read(c2p[0], &c, 1) != 1)
-			err = -EIO;
-out:
-	for (i = 0; i < 2; i++) {
-		if (p2c[i] >= 0)
-			close(p2c[i]);
-		if (c2p[i] >= 0)
-			close(c2p[i]);
-	}
+	err = sw_pair_run(&pair, a, -1, rounds, why);
 	if (hog > 0) {
 		kill(hog, SIGKILL);
 		waitpid(hog, &status, 0);
 	}
-	if (wakee > 0 && (waitpid(wakee, &status, 0) != wakee ||
-			  !WIFEXITED(status) || WEXITSTATUS(status)))
-		err = err ? err : -ECHILD;
-	if (sched_setaffinity(0, sizeof(saved), &saved))
-		err = err ? err : -errno;
 	return err;
 }
 
@@ -894,6 +856,7 @@ static void expect_pinned_pair(struct __test_metadata *_metadata, int home_b, bo
 	struct sw_stats window;
 	struct sw_own_count c;
 	struct arm arm;
+	const char *why;
 	char buf[512];
 	int a = 0, b = 1, err;
 	size_t p;
@@ -904,9 +867,10 @@ static void expect_pinned_pair(struct __test_metadata *_metadata, int home_b, bo
 		ASSERT_EQ(0, sw_policy_set(policies[p]));
 		err = sw_window_start(true, &window);
 		ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
-		err = pinned_pair_run(a, b, home_b ? b : a, hog, PINNED_ROUNDS);
+		err = pinned_pair_run(a, b, home_b ? b : a, hog, PINNED_ROUNDS, &why);
 		ASSERT_EQ(0, sw_window_stop(policies[p], getpid(), &window, &arm.trace));
-		ASSERT_EQ(0, err) TH_LOG("pinned pair: %s", strerror(-err));
+		ASSERT_EQ(0, err) TH_LOG("pinned pair: %s%s%s", strerror(-err),
+					 why ? "; the wakee " : "", why ? why : "");
 		expect_trace_sound(_metadata, policies[p], &arm, true, 1);
 		ASSERT_GE(SW_TRACE_OWN_MAX, arm.trace.own);
 		sw_own_count(&arm.trace, 0, arm.trace.own, &c);
