@@ -215,7 +215,12 @@ static inline void sync_promise_end(struct task_struct *w,
  * prev_sum_exec_runtime), so a task that blocked twice since, or was
  * preempted after it woke, is charged for those runs too; and from the
  * runtime accounted when the promise was made, which can lag by @w's run
- * since it was last accounted. Both err towards broken.
+ * since it was last accounted. Both err towards broken. The runtimes are
+ * read without @w's rq lock, under which update_curr() or set_next_entity()
+ * on another CPU (a remote enqueue on @w's CPU) may write them: a value a
+ * moment old errs as above, and on 32-bit a torn one misjudges a promise,
+ * as does a waker that blocked a multiple of 65536 times (16 bits of nvcsw)
+ * or ran a multiple of 73 minutes in between.
  */
 static inline void sync_promise_judge(struct task_struct *w)
 {
@@ -228,11 +233,13 @@ static inline void sync_promise_judge(struct task_struct *w)
 		return;
 	}
 	if ((u16)w->nvcsw == w->sync_promise_nvcsw) {
-		ran = sync_promise_clock(w->se.sum_exec_runtime) - w->sync_promise_runtime;
+		ran = sync_promise_clock(data_race(w->se.sum_exec_runtime)) -
+		      w->sync_promise_runtime;
 		sync_promise_end(w, SYNC_PROMISE_AWAKE, ran, limit);
 		return;
 	}
-	ran = sync_promise_clock(w->se.prev_sum_exec_runtime) - w->sync_promise_runtime;
+	ran = sync_promise_clock(data_race(w->se.prev_sum_exec_runtime)) -
+	      w->sync_promise_runtime;
 	sync_promise_end(w, ran <= limit ? SYNC_PROMISE_SLEPT : SYNC_PROMISE_LATE,
 			 ran, limit);
 }
@@ -241,7 +248,7 @@ static inline void sync_promise_judge(struct task_struct *w)
 static inline void sync_promise_make(struct task_struct *w)
 {
 	w->sync_promise_gen = READ_ONCE(sync_wakeup_generation);
-	w->sync_promise_runtime = sync_promise_clock(w->se.sum_exec_runtime);
+	w->sync_promise_runtime = sync_promise_clock(data_race(w->se.sum_exec_runtime));
 	w->sync_promise_nvcsw = (u16)w->nvcsw;
 	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_MADE]);
 }
@@ -258,7 +265,8 @@ static inline void sync_promise_make(struct task_struct *w)
 static __always_inline void sync_promise_rtlock_waited(struct task_struct *w,
 						       unsigned long nvcsw)
 {
-	w->sync_promise_nvcsw += (u16)(w->nvcsw - nvcsw);
+	if (IS_ENABLED(CONFIG_SCHED_DEBUG))
+		w->sync_promise_nvcsw += (u16)(w->nvcsw - nvcsw);
 }
 #else
 static inline void sync_wakeup_new_generation(void) { }
