@@ -233,11 +233,13 @@ static inline void sync_promise_judge(struct task_struct *w)
 		return;
 	}
 	if ((u16)w->nvcsw == w->sync_promise_nvcsw) {
+		/* Racy, as said above. */
 		ran = sync_promise_clock(data_race(w->se.sum_exec_runtime)) -
 		      w->sync_promise_runtime;
 		sync_promise_end(w, SYNC_PROMISE_AWAKE, ran, limit);
 		return;
 	}
+	/* Racy, as said above. */
 	ran = sync_promise_clock(data_race(w->se.prev_sum_exec_runtime)) -
 	      w->sync_promise_runtime;
 	sync_promise_end(w, ran <= limit ? SYNC_PROMISE_SLEPT : SYNC_PROMISE_LATE,
@@ -248,6 +250,7 @@ static inline void sync_promise_judge(struct task_struct *w)
 static inline void sync_promise_make(struct task_struct *w)
 {
 	w->sync_promise_gen = READ_ONCE(sync_wakeup_generation);
+	/* Racy, as sync_promise_judge() says. */
 	w->sync_promise_runtime = sync_promise_clock(data_race(w->se.sum_exec_runtime));
 	w->sync_promise_nvcsw = (u16)w->nvcsw;
 	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_MADE]);
