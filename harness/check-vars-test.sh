@@ -84,12 +84,18 @@ make_vars "unknown variable AB=1: make help" AB=1
 make_vars "'foo.bar' is not a variable name" foo.bar=1
 
 # A target for ARCH_DEFAULT guests only stops in make vars, before make's
-# source step (which logs "==>"), not in its own script after it.
-out=$(as_typed make -s -C "$REPO" bloat ARCH=arm64 2>&1) && rc=1 || rc=0
+# source step (which logs "==>"), not in its own script after it. TOPO=none
+# stops make vars later, should it let the target through.
+out=$(as_typed make -s -C "$REPO" bloat ARCH=arm64 TOPO=none 2>&1) && rc=1 || rc=0
 grep -qF "make bloat is for x86_64 only" <<<"$out" && ! grep -q '^==>' <<<"$out" || rc=1
 tap "$rc" "make bloat ARCH=arm64 stops before any work" "$out"
 for t in $DEFAULT_ARCH_TARGETS; do expect 1 GOALS="$t" ARCH=arm64; done
 expect 0 GOALS="check bench" ARCH=arm64
+# A script's own guard names a listed target, or fails.
+out=$(ARCH=arm64 bash -c '. "$1/harness/lib.sh"; only_default_arch "make bloat"' sh "$REPO" 2>&1) &&
+	rc=1 || rc=0
+grep -qF "not in DEFAULT_ARCH_TARGETS" <<<"$out" || rc=1
+tap "$rc" "only_default_arch refuses a name DEFAULT_ARCH_TARGETS does not list" "$out"
 
 # A make that runs ours passes its command line on: not ours to judge.
 outer=$(mktemp -d -p /var/tmp)

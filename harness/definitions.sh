@@ -62,7 +62,6 @@ TOPOS_CHECK_x86_64='flat smt llc2'
 TOPOS_STRESS_x86_64='flat llc2'
 TOPO_DEFAULT_arm64='cls2'
 TOPOS_CHECK_arm64='cls2 asym'
-TOPOS_STRESS_arm64='cls2'
 # The targets for ARCH_DEFAULT guests only: make refuses them for another
 # ARCH before any work (harness/check-vars.sh), their scripts when run.
 DEFAULT_ARCH_TARGETS='deb check-rt series-check stress bench-overhead check-clones bloat'

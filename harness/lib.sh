@@ -73,13 +73,17 @@ kernel_version() {
 		die "cannot read the kernel version of $1: is it a kernel tree?"
 }
 
-# only_default_arch TARGET: dies if make's TARGET is one of
-# DEFAULT_ARCH_TARGETS and ARCH is not ARCH_DEFAULT.
+# only_default_arch TARGET: make's TARGET, one of DEFAULT_ARCH_TARGETS,
+# runs for ARCH_DEFAULT guests only.
 only_default_arch() {
-	case " $DEFAULT_ARCH_TARGETS " in *" $1 "*) ;; *) return 0 ;; esac
+	case " $DEFAULT_ARCH_TARGETS " in
+	*" $1 "*) ;;
+	*) die "only_default_arch $1: not in DEFAULT_ARCH_TARGETS (harness/definitions.sh)" ;;
+	esac
 	[ "$ARCH" = "$ARCH_DEFAULT" ] ||
 		die "make $1 is for $ARCH_DEFAULT only; ARCH=$ARCH has make kernel, vm, selftests, check and bench"
 }
+
 # kernel_dir FLAVOUR: its build directory (O=); kernel_image FLAVOUR: the
 # image QEMU boots. Another ARCH than the default has its own.
 kernel_dir() {

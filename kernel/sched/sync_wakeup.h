@@ -216,11 +216,11 @@ static inline void sync_promise_end(struct task_struct *w,
  * preempted after it woke, is charged for those runs too; and from the
  * runtime accounted when the promise was made, which can lag by @w's run
  * since it was last accounted. Both err towards broken. The runtimes are
- * read without @w's rq lock, under which update_curr() or set_next_entity()
- * on another CPU (a remote enqueue on @w's CPU) may write them: a value a
- * moment old errs as above, and on 32-bit a torn one misjudges a promise,
- * as does a waker that blocked a multiple of 65536 times (16 bits of nvcsw)
- * or ran a multiple of 73 minutes in between.
+ * read without @w's rq lock, under which another CPU may write them
+ * (update_curr() in a remote enqueue, set_next_task() in a remote change
+ * of @w's priority): a value a moment old errs as above, and on 32-bit a
+ * torn one misjudges a promise, as does a waker that blocked a multiple of
+ * 65536 times (16 bits of nvcsw) or ran a multiple of 73 minutes in between.
  */
 static inline void sync_promise_judge(struct task_struct *w)
 {
@@ -233,13 +233,13 @@ static inline void sync_promise_judge(struct task_struct *w)
 		return;
 	}
 	if ((u16)w->nvcsw == w->sync_promise_nvcsw) {
-		/* Racy, as said above. */
+		/* Lockless: a stale or torn value misjudges one promise. */
 		ran = sync_promise_clock(data_race(w->se.sum_exec_runtime)) -
 		      w->sync_promise_runtime;
 		sync_promise_end(w, SYNC_PROMISE_AWAKE, ran, limit);
 		return;
 	}
-	/* Racy, as said above. */
+	/* Lockless: a stale or torn value misjudges one promise. */
 	ran = sync_promise_clock(data_race(w->se.prev_sum_exec_runtime)) -
 	      w->sync_promise_runtime;
 	sync_promise_end(w, ran <= limit ? SYNC_PROMISE_SLEPT : SYNC_PROMISE_LATE,
@@ -250,8 +250,9 @@ static inline void sync_promise_judge(struct task_struct *w)
 static inline void sync_promise_make(struct task_struct *w)
 {
 	w->sync_promise_gen = READ_ONCE(sync_wakeup_generation);
-	/* Racy, as sync_promise_judge() says. */
-	w->sync_promise_runtime = sync_promise_clock(data_race(w->se.sum_exec_runtime));
+	/* Lockless: a stale or torn value misjudges one promise. */
+	w->sync_promise_runtime =
+		sync_promise_clock(data_race(w->se.sum_exec_runtime));
 	w->sync_promise_nvcsw = (u16)w->nvcsw;
 	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_MADE]);
 }

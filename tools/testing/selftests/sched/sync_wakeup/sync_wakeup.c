@@ -1964,7 +1964,6 @@ int sw_test_needs(char *why, size_t size)
 	return sw_trace_available(why, size);
 }
 
-/* A PREEMPT_RT kernel says so in its version (scripts/mkcompile_h). */
 bool sw_judging(void)
 {
 	const char *judge = getenv("SW_JUDGE_SHARES");
@@ -1972,6 +1971,7 @@ bool sw_judging(void)
 	return judge && !strcmp(judge, "1");
 }
 
+/* A PREEMPT_RT kernel says so in its version (scripts/mkcompile_h). */
 bool sw_kernel_rt(void)
 {
 	struct utsname u;
