@@ -251,8 +251,7 @@ static inline void sync_promise_make(struct task_struct *w)
 {
 	w->sync_promise_gen = READ_ONCE(sync_wakeup_generation);
 	/* Lockless: a stale or torn value misjudges one promise. */
-	w->sync_promise_runtime =
-		sync_promise_clock(data_race(w->se.sum_exec_runtime));
+	w->sync_promise_runtime = sync_promise_clock(data_race(w->se.sum_exec_runtime));
 	w->sync_promise_nvcsw = (u16)w->nvcsw;
 	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_MADE]);
 }
