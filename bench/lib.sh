@@ -143,7 +143,7 @@ clock_meta() {
 # host_meta ACCEL_FILE: the host half of meta.txt.
 host_meta() {
 	local series
-	series=$(grep -v '^[[:space:]]*\(#\|$\)' "$REPO/patches/series" 2>/dev/null | tr '\n' ' ' || true)
+	series=$(grep -v '^[[:space:]]*\(#\|$\)' "$PATCHES/series" 2>/dev/null | tr '\n' ' ' || true)
 	echo "host.cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 	echo "host.nproc: $(nproc)"
 	echo "host.kernel: $(uname -r)"

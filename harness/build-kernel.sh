@@ -2,7 +2,8 @@
 # Configure and build one flavour of the patched tree with O=build/kernel-<flavour>
 # (build/kernel-<flavour>-<ARCH> for another ARCH than the default).
 #   bench: allnoconfig + configs/guest.fragment + configs/<ARCH>.fragment
-#          + .config.fragment + the selftests' config files
+#          + configs/<BASE>.fragment + .config.fragment + the selftests'
+#          config files
 #   test:  bench + configs/debug.fragment (KASAN, lockdep, UBSAN, ...)
 #   rt:    bench + configs/rt.fragment (PREEMPT_RT)
 # Usage: build-kernel.sh FLAVOUR [SRCDIR OUTDIR]
@@ -20,6 +21,7 @@ out=${3:-$(kernel_dir "$flavour")}
 fragments() {
 	echo "$REPO/configs/guest.fragment"
 	echo "$REPO/configs/$ARCH.fragment"
+	echo "$REPO/configs/$BASE.fragment"
 	echo "$REPO/.config.fragment"
 	# What the selftests declare they need, the kselftest way.
 	find "$REPO/tools/testing/selftests/sched" -name config | LC_ALL=C sort
@@ -59,7 +61,7 @@ configure() {
 			>>"$out/merge_config.log" 2>&1 || die "merge_config.sh failed: see $out/merge_config.log"
 	fi
 	# shellcheck disable=SC2086
-	verify_config "$out/.config" "the $flavour config" $frags ||
+	KCONFIG_SRC=$src verify_config "$out/.config" "the $flavour config" $frags ||
 		die "the $flavour config lacks options the fragments ask for: check their dependencies (make -C $src O=$out menuconfig)"
 }
 

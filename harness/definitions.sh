@@ -11,8 +11,21 @@ POLICIES='hint-only waker-if-alone reciprocal-only no-sync reciprocal-strict hon
 # Upstream's placement with the feature on: what every arm is compared with.
 BASELINE_ARM='hint-only'
 
-# Debian's kernel source package: the base unless KSRC names a tree.
-DEBIAN_SOURCE='linux-source-6.12'
+# The kernels the series is for (BASE), unless KSRC names a tree: the
+# default, the thread's own kernel, and 6.12, the LTS backport for the
+# distributions that ship it. Each is Debian's source package of that
+# version: the host's own archive installs it (SUITE empty) or make source
+# fetches it from SUITE of Debian's archive into build/, without touching
+# the host's apt sources. A base has its own patches/<BASE>/ (the hunks to
+# upstream files) and configs/<BASE>.fragment; the new files are shared.
+BASES='7.3 6.12'
+BASE_DEFAULT='7.3'
+DEBIAN_SOURCE_7_3='linux-source-7.3'
+DEBIAN_VERSION_7_3='7.3.4-1~bpo13+1'
+DEBIAN_SUITE_7_3='trixie-backports'
+DEBIAN_SOURCE_6_12='linux-source-6.12'
+DEBIAN_VERSION_6_12=''
+DEBIAN_SUITE_6_12=''
 
 # The kernels make kernel builds (FLAVOUR): bench, allnoconfig and the
 # fragments; test, bench with the debug checkers; rt, bench with PREEMPT_RT.
@@ -92,7 +105,7 @@ TCG_THREAD_DEFAULT='single'
 
 # The variables the targets read (make help describes each): make refuses
 # any other given on its command line.
-VARIABLES='ARCH KSRC FLAVOUR TOPO TOPOS ACCEL TCG_THREAD CLOCK APPEND TIMEOUT CMD
+VARIABLES='ARCH BASE KSRC FLAVOUR TOPO TOPOS ACCEL TCG_THREAD CLOCK APPEND TIMEOUT CMD
 TESTS STRESS_SECS BOOT_TIMEOUT GUEST_JOBS DURATION DISCARD_TREE
 CLONE_TARGET CLONE_USER SERIES_BUILDS
 ROUNDS ARMS WORKLOADS QUICK BASELINE NOBUILD HOST BOOTS A B

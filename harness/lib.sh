@@ -23,6 +23,26 @@ for _v in IMAGE QEMU CROSS_COMPILE CONSOLE HOST_PACKAGES ROOT_PACKAGES TOPOLOGIE
 	declare "ARCH_$_v=${!_a-}"
 done
 unset _v _a
+# The base (BASE) and its facts: Debian's source package, its version and
+# suite (harness/definitions.sh). Every build of another base than the
+# default has its own directories (BASE_SUFFIX).
+BASE=${BASE:-$BASE_DEFAULT}
+case " $BASES " in
+*" $BASE "*) ;;
+*) printf 'error: BASE=%s: use one of: %s\n' "$BASE" "$BASES" >&2 && exit 1 ;;
+esac
+_b=${BASE//./_}
+for _v in SOURCE VERSION SUITE; do
+	_a="DEBIAN_${_v}_$_b"
+	# shellcheck disable=SC2034
+	declare "DEBIAN_$_v=${!_a-}"
+done
+unset _v _a _b
+BASE_SUFFIX=""
+[ "$BASE" = "$BASE_DEFAULT" ] || BASE_SUFFIX="-$BASE"
+# The base's patches: the hunks to upstream files (the new files are shared).
+# shellcheck disable=SC2034
+PATCHES="$REPO/patches/$BASE"
 TOPO_DEFAULT=$ARCH_TOPO_DEFAULT
 TOPOS_CHECK=$ARCH_TOPOS_CHECK
 TOPOS_STRESS=$ARCH_TOPOS_STRESS
@@ -36,7 +56,7 @@ esac
 # The patched tree every flavour is built from (with O=, so it stays clean);
 # KSRC itself where it carries the series (own_tree, at the end).
 # shellcheck disable=SC2034
-TREE="$BUILD/linux"
+TREE="$BUILD/linux$BASE_SUFFIX"
 # Directories of the repo that are copied over the tree at their kernel paths.
 # shellcheck disable=SC2034
 OVERLAY_DIRS="kernel include Documentation tools/testing/selftests/sched"
@@ -88,9 +108,9 @@ only_default_arch() {
 # image QEMU boots. Another ARCH than the default has its own.
 kernel_dir() {
 	if [ "$ARCH" = "$ARCH_DEFAULT" ]; then
-		echo "$BUILD/kernel-$1"
+		echo "$BUILD/kernel-$1$BASE_SUFFIX"
 	else
-		echo "$BUILD/kernel-$1-$ARCH"
+		echo "$BUILD/kernel-$1-$ARCH$BASE_SUFFIX"
 	fi
 }
 kernel_image() { echo "$(kernel_dir "$1")/$ARCH_IMAGE"; }
@@ -106,9 +126,9 @@ guest_root() {
 # Where make selftests installs (the guest runs them from there).
 kselftest_dir() {
 	if [ "$ARCH" = "$ARCH_DEFAULT" ]; then
-		echo "$BUILD/kselftest"
+		echo "$BUILD/kselftest$BASE_SUFFIX"
 	else
-		echo "$BUILD/kselftest-$ARCH"
+		echo "$BUILD/kselftest-$ARCH$BASE_SUFFIX"
 	fi
 }
 
@@ -122,10 +142,15 @@ kmake() { make -j"$(($(nproc) + 1))" "${KBUILD_ARCH[@]}" CC="ccache ${ARCH_CROSS
 # verify_config CONFIG WHAT FRAGMENT...: every option the fragments set is
 # set so in CONFIG (merge_config.sh only warns when one does not stick),
 # the last fragment that names an option having the last word as in
-# merge_config.sh; says which is not, on stderr, and returns 1.
+# merge_config.sh; says which is not, on stderr, and returns 1. With
+# KCONFIG_SRC, a kernel tree, an option its Kconfig files do not define is
+# passed over: a fragment shared by bases (the selftests' config) may name
+# one that a base no longer has.
 verify_config() {
-	local config=$1 what=$2 frag line sym have bad=0
+	local config=$1 what=$2 frag line sym have bad=0 defined=""
 	shift 2
+	[ -z "${KCONFIG_SRC:-}" ] || defined=$(find "$KCONFIG_SRC" -name 'Kconfig*' -type f -exec \
+		sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p' {} + | LC_ALL=C sort -u)
 	for frag in "$@"; do
 		shift
 		while read -r line; do
@@ -135,6 +160,12 @@ verify_config() {
 			*) continue ;;
 			esac
 			if [ $# -gt 0 ] && grep -qE "^($sym=|# $sym is not set)" "$@"; then
+				continue
+			fi
+			if [ -n "$defined" ] && ! grep -qxF "$sym" <<<"$defined"; then
+				continue
+			fi
+			if [ -n "$defined" ] && ! grep -qxF "$sym" <<<"$defined"; then
 				continue
 			fi
 			have=$(grep -E "^($sym=|# $sym is not set)" "$config" || true)
@@ -328,9 +359,9 @@ check_mails() {
 	tap "$rc" "MAINTAINERS has a maintainer for every file the series adds" "$out"
 }
 
-# patch_names [SERIES]: the patches of SERIES (default patches/series), in order.
+# patch_names [SERIES]: the patches of SERIES (default the base's series), in order.
 patch_names() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$REPO/patches/series}" 2>/dev/null | awk '{ print $1 }'
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$PATCHES/series}" 2>/dev/null | awk '{ print $1 }'
 }
 
 # posted_names: the patches make series posts: patches/series without those
@@ -389,7 +420,7 @@ unapply() {
 # SERIES (default patches/series), under DIR (default patches/).
 later_patches() {
 	patch_names "${2:-}" | awk -v p="$1" 'on { print } $0 == p { on = 1 }' |
-		sed "s|^|${3:-$REPO/patches}/|"
+		sed "s|^|${3:-$PATCHES}/|"
 }
 
 # commit_patch DIR NAME [GIT-COMMIT-ARG...]: patches/NAME's hunks and the
@@ -398,7 +429,7 @@ later_patches() {
 # holds a new file's last version: later patches that change it are undone
 # on it (unapply), so that each commit has it as its patch added it.
 commit_patch() {
-	local dir=$1 name=$2 file="$REPO/patches/$2" f
+	local dir=$1 name=$2 file="$PATCHES/$2" f
 	shift 2
 	git -C "$dir" apply --index --allow-empty --whitespace=error-all "$file" ||
 		die "patches/$name does not apply on top of the patches before it"
@@ -444,9 +475,9 @@ tree_stamp() {
 	{
 		echo "$1"
 		kernel_version "$1"
-		cat "$REPO/patches/series" "$REPO/series/new-files" 2>/dev/null || true
+		cat "$PATCHES/series" "$REPO/series/new-files" 2>/dev/null || true
 		# The patches of the series only: a stray backup file is no change.
-		(cd "$REPO/patches" && patch_names | xargs -r sha256sum)
+		(cd "$PATCHES" && patch_names | xargs -r sha256sum)
 		(cd "$REPO" && overlay_files | xargs -r sha256sum)
 	} | sha256sum | cut -d' ' -f1
 }

@@ -30,7 +30,7 @@ sparse_base() {
 	while read -r f; do
 		[ -f "$src/$f" ] || die "patches/ changes $f, which $src does not have"
 		install -D -m 644 "$src/$f" "$repo/$f"
-	done < <(for p in $posted; do sed -n 's|^+++ b/||p' "$REPO/patches/$p"; done | LC_ALL=C sort -u |
+	done < <(for p in $posted; do sed -n 's|^+++ b/||p' "$PATCHES/$p"; done | LC_ALL=C sort -u |
 		LC_ALL=C comm -23 - <(overlay_files))
 	git -C "$repo" init -q
 	git -C "$repo" add -A -f

@@ -74,7 +74,7 @@ for c in $(g rev-list --reverse base..HEAD); do
 	g diff --quiet "$c^" "$c" && die "commit $n ($subject) changes nothing: drop it (git rebase -i base)"
 	# The name it had, if the patch in its place has its subject.
 	name=$(patch_names | sed -n "${n}p")
-	if [ -z "$name" ] || [ "$(head -1 "$REPO/patches/$name")" != "$subject" ]; then
+	if [ -z "$name" ] || [ "$(head -1 "$PATCHES/$name")" != "$subject" ]; then
 		name=$(basename "$(g format-patch -1 --start-number "$n" --filename-max-length=200 \
 			-o "$new/fp" "$c")")
 	fi
@@ -139,9 +139,9 @@ while read -r f; do
 	[ -n "$f" ] || continue
 	install -D -m 644 "$TREE/$f" "$REPO/$f"
 done <"$new/added"
-find "$REPO/patches" -name '*.patch' -delete
-cp "$new/patches/"* "$REPO/patches/"
-cp "$new/series" "$REPO/patches/series"
+find "$PATCHES" -name '*.patch' -delete
+cp "$new/patches/"* "$PATCHES/"
+cp "$new/series" "$PATCHES/series"
 {
 	grep '^#' "$REPO/series/new-files" || true
 	cat "$new/new-files"
