@@ -79,8 +79,7 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu)
 /*
  * sched_sync_wakeup=<policy> lets a distribution opt in without debugfs: it
  * sets the policy and turns SYNC_PAIR_AFFINE on with the code that a write
- * of the feature's name to debugfs sched/features runs. Without SCHED_DEBUG
- * the feature bits are compile-time constants and the feature stays off.
+ * of the feature's name to debugfs sched/features runs.
  */
 static int __init setup_sched_sync_wakeup(char *str)
 {
@@ -92,12 +91,9 @@ static int __init setup_sched_sync_wakeup(char *str)
 	}
 
 	sysctl_sched_sync_wakeup_policy = policy;
-#ifdef CONFIG_SCHED_DEBUG
 	/* No CPU hotplug before SMP bringup: no cpus_read_lock() needed. */
-	WARN_ON_ONCE(sched_feat_set("SYNC_PAIR_AFFINE"));
-#else
-	pr_warn("sched: sched_sync_wakeup=%s: SYNC_PAIR_AFFINE needs CONFIG_SCHED_DEBUG\n", str);
-#endif
+	if (sched_feat_set("SYNC_PAIR_AFFINE"))
+		pr_warn("sched: sched_sync_wakeup=%s: SYNC_PAIR_AFFINE cannot be turned on\n", str);
 
 	return 1;
 }
@@ -174,7 +170,6 @@ static int __init sync_wakeup_sysctl_init(void)
 late_initcall(sync_wakeup_sysctl_init);
 #endif /* CONFIG_SYSCTL */
 
-#ifdef CONFIG_SCHED_DEBUG
 static const char * const sync_wakeup_verdict_names[] = {
 	[SYNC_VERDICT_KEPT]			= "kept_on_waker_cpu",
 	[SYNC_VERDICT_DECLINED_SMT]		= "declined_smt_active",
@@ -321,4 +316,3 @@ const struct file_operations sync_wakeup_stats_fops = {
 	.llseek		= seq_lseek,
 	.release	= single_release,
 };
-#endif /* CONFIG_SCHED_DEBUG */

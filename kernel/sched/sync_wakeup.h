@@ -135,7 +135,6 @@ extern unsigned int sysctl_sched_sync_wakeup_policy;
 extern const char * const sync_wakeup_policy_names[];
 extern const struct file_operations sync_wakeup_stats_fops;
 
-#ifdef CONFIG_SMP
 extern u8 sync_wakeup_generation;
 
 void sync_wakeup_placed(struct task_struct *p, int dest_cpu);
@@ -268,13 +267,7 @@ static inline void sync_promise_make(struct task_struct *w)
 static __always_inline void sync_promise_rtlock_waited(struct task_struct *w,
 						       unsigned long nvcsw)
 {
-	if (IS_ENABLED(CONFIG_SCHED_DEBUG))
-		w->sync_promise_nvcsw += (u16)(w->nvcsw - nvcsw);
+	w->sync_promise_nvcsw += (u16)(w->nvcsw - nvcsw);
 }
-#else
-static inline void sync_wakeup_new_generation(void) { }
-static inline void sync_promise_rtlock_waited(struct task_struct *w,
-					      unsigned long nvcsw) { }
-#endif /* CONFIG_SMP */
 
 #endif /* _KERNEL_SCHED_SYNC_WAKEUP_H */
