@@ -40,9 +40,13 @@ done
 unset _v _a _b
 BASE_SUFFIX=""
 [ "$BASE" = "$BASE_DEFAULT" ] || BASE_SUFFIX="-$BASE"
-# The base's patches: the hunks to upstream files (the new files are shared).
+# The base's patches: each patch's changelog and its hunks to upstream
+# files. The files the series adds are the bases' own (the overlay, below),
+# and so are the hunks a later patch makes to one of them: patches/shared/
+# has a file of the same name for each patch that has such hunks.
 # shellcheck disable=SC2034
 PATCHES="$REPO/patches/$BASE"
+SHARED="$REPO/patches/shared"
 TOPO_DEFAULT=$ARCH_TOPO_DEFAULT
 TOPOS_CHECK=$ARCH_TOPOS_CHECK
 TOPOS_STRESS=$ARCH_TOPOS_STRESS
@@ -416,23 +420,31 @@ unapply() {
 	rm -rf "$tmp"
 }
 
-# later_patches NAME [SERIES DIR]: the files of the patches after NAME in
-# SERIES (default patches/series), under DIR (default patches/).
+# later_patches NAME [SERIES DIR]: the hunks to new files of the patches
+# after NAME in SERIES (default the base's series): their files under DIR
+# (default patches/shared/), where there is one.
 later_patches() {
-	patch_names "${2:-}" | awk -v p="$1" 'on { print } $0 == p { on = 1 }' |
-		sed "s|^|${3:-$PATCHES}/|"
+	local p dir=${3:-$SHARED}
+	for p in $(patch_names "${2:-}" | awk -v p="$1" 'on { print } $0 == p { on = 1 }'); do
+		[ ! -f "$dir/$p" ] || echo "$dir/$p"
+	done
 }
 
-# commit_patch DIR NAME [GIT-COMMIT-ARG...]: patches/NAME's hunks and the
-# overlay files it claims, committed in the git repository DIR with the
-# patch's header (up to its first diff line) as the message. The overlay
-# holds a new file's last version: later patches that change it are undone
-# on it (unapply), so that each commit has it as its patch added it.
+# commit_patch DIR NAME [GIT-COMMIT-ARG...]: patches/<BASE>/NAME's hunks,
+# patches/shared/NAME's and the overlay files it claims, committed in the
+# git repository DIR with the patch's header (up to its first diff line) as
+# the message. The overlay holds a new file's last version: later patches
+# that change it are undone on it (unapply), so that each commit has it as
+# its patch added it.
 commit_patch() {
 	local dir=$1 name=$2 file="$PATCHES/$2" f
 	shift 2
 	git -C "$dir" apply --index --allow-empty --whitespace=error-all "$file" ||
-		die "patches/$name does not apply on top of the patches before it"
+		die "patches/$BASE/$name does not apply on top of the patches before it"
+	if [ -f "$SHARED/$name" ]; then
+		git -C "$dir" apply --index --whitespace=error-all "$SHARED/$name" ||
+			die "patches/shared/$name does not apply on top of the patches before it"
+	fi
 	while read -r f; do
 		[ -n "$f" ] || continue
 		# shellcheck disable=SC2046 # one patch file a word, no spaces under patches/
@@ -472,12 +484,16 @@ overlay_files() {
 # tree_stamp SRC: what build/linux is made from: the source, the series,
 # the overlay.
 tree_stamp() {
+	local p
 	{
 		echo "$1"
 		kernel_version "$1"
 		cat "$PATCHES/series" "$REPO/series/new-files" 2>/dev/null || true
 		# The patches of the series only: a stray backup file is no change.
 		(cd "$PATCHES" && patch_names | xargs -r sha256sum)
+		for p in $(patch_names); do
+			[ ! -f "$SHARED/$p" ] || sha256sum "$SHARED/$p"
+		done
 		(cd "$REPO" && overlay_files | xargs -r sha256sum)
 	} | sha256sum | cut -d' ' -f1
 }

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# make writeback: build/linux's commits since base, written back here in
-# their order: each a patch in patches/ (its message the header, its
-# changes to upstream files the hunks), the files it adds under the overlay
-# directories copied to their paths, patches/series and series/new-files
-# rewritten. Nothing is written unless the result makes the same tree
+# make writeback: the commits since base of BASE's tree (build/linux, or
+# build/linux-<BASE>), written back here in their order: each a patch in
+# patches/<BASE>/ (its message the header, its changes to upstream files
+# the hunks), its changes to files an earlier commit added in
+# patches/shared/ (the bases share them), the files it adds under the
+# overlay directories copied to their paths, patches/<BASE>/series and
+# series/new-files rewritten. The other base's tree is remade from them
+# when next used. Nothing is written unless the result makes the same tree
 # again (checked with a scratch index), the tree holds nothing else (see
 # tree_work), and nothing here changed since make tree: it would be lost.
 set -eu
@@ -61,9 +64,19 @@ new_files_line() {
 	echo "$name $(LC_ALL=C sort "$mine" | tr '\n' ' ' | sed 's/ $//')"
 }
 
+# hunks COMMIT PATHSPEC...: COMMIT's diff to its parent in PATHSPEC, as
+# patches/ has it: without git's diff and index lines, and empty context
+# lines empty.
+hunks() {
+	local c=$1
+	shift
+	g diff --no-renames --no-color -U3 "$c^" "$c" -- "$@" |
+		sed -e '/^diff --git /d' -e '/^index [0-9a-f]*\.\.[0-9a-f]*/d' -e 's/^ $//'
+}
+
 new=$(mktemp -d)
 trap 'rm -rf "$new"' EXIT
-mkdir -p "$new/patches" "$new/fp" "$new/mine"
+mkdir -p "$new/patches" "$new/shared" "$new/fp" "$new/mine"
 : >"$new/added"
 : >"$new/series"
 n=0
@@ -83,7 +96,7 @@ for c in $(g rev-list --reverse base..HEAD); do
 	mine="$new/mine/$name"
 	: >"$mine"
 	while IFS=$'\t' read -r status f; do
-		# A later change to a new file is a hunk of its commit's patch.
+		# A later change to a new file is a shared hunk of its commit's.
 		if [ "$status" != M ] && grep -qxF "$f" "$new/added"; then
 			die "commit $n ($subject) deletes or re-adds $f, which an earlier commit adds: squash them (git rebase -i base)"
 		fi
@@ -91,17 +104,21 @@ for c in $(g rev-list --reverse base..HEAD); do
 			echo "$f" >>"$mine"
 		fi
 	done < <(g -c core.quotePath=false diff --no-renames --name-status "$c^" "$c")
+	# The new files of earlier commits: their hunks are the bases' own.
+	mapfile -t earlier < <(sed 's/^/:(literal)/' "$new/added")
 	cat "$mine" >>"$new/added"
-	mapfile -t exclude < <(sed 's/^/:(exclude,literal)/' "$mine")
+	mapfile -t exclude < <(sed 's/^/:(exclude,literal)/' "$new/added")
 	{
 		# The message as committed (git log's %B adds a newline).
 		g cat-file commit "$c" | sed '1,/^$/d'
 		echo ---
-		# Upstream files only, without git's diff and index lines, and
-		# empty context lines empty, as patches/ has them.
-		g diff --no-renames --no-color -U3 "$c^" "$c" -- . "${exclude[@]}" |
-			sed -e '/^diff --git /d' -e '/^index [0-9a-f]*\.\.[0-9a-f]*/d' -e 's/^ $//'
+		# Upstream files only.
+		hunks "$c" . "${exclude[@]}"
 	} >"$new/patches/$name"
+	if [ "${#earlier[@]}" -gt 0 ]; then
+		hunks "$c" "${earlier[@]}" >"$new/shared/$name"
+		[ -s "$new/shared/$name" ] || rm "$new/shared/$name"
+	fi
 done
 while read -r name; do
 	new_files_line "$name" "$new/mine/$name"
@@ -116,13 +133,16 @@ n=0
 for c in $(g rev-list --reverse base..HEAD); do
 	n=$((n + 1))
 	name=$(sed -n "${n}p" "$new/series")
-	g apply --cached --allow-empty --whitespace=error-all "$new/patches/$name" 2>"$new/apply.log" ||
-		die "patches/$name as written would not apply: $(head -3 "$new/apply.log" | tr '\n' ' ')"
+	for p in "$new/patches/$name" "$new/shared/$name"; do
+		[ -f "$p" ] || continue
+		g apply --cached --allow-empty --whitespace=error-all "$p" 2>"$new/apply.log" ||
+			die "${p#"$new"/} as written would not apply: $(head -3 "$new/apply.log" | tr '\n' ' ')"
+	done
 	while read -r f; do
 		[ -n "$f" ] || continue
 		g show "HEAD:$f" >"$new/last"
 		# shellcheck disable=SC2046 # patch files, no spaces under $new
-		unapply "$f" "$new/last" $(later_patches "$name" "$new/series" "$new/patches") >"$new/added-version" ||
+		unapply "$f" "$new/last" $(later_patches "$name" "$new/series" "$new/shared") >"$new/added-version" ||
 			die "patches/$name: $f would not come back from its last version: nothing written"
 		g update-index --add --cacheinfo "100644,$(g hash-object -w "$new/added-version"),$f"
 	done <"$new/mine/$name"
@@ -139,8 +159,10 @@ while read -r f; do
 	[ -n "$f" ] || continue
 	install -D -m 644 "$TREE/$f" "$REPO/$f"
 done <"$new/added"
-find "$PATCHES" -name '*.patch' -delete
+find "$PATCHES" "$SHARED" -name '*.patch' -delete 2>/dev/null || true
 cp "$new/patches/"* "$PATCHES/"
+mkdir -p "$SHARED"
+find "$new/shared" -type f -exec cp {} "$SHARED/" \;
 cp "$new/series" "$PATCHES/series"
 {
 	grep '^#' "$REPO/series/new-files" || true
