@@ -100,21 +100,18 @@ static int __init setup_sched_sync_wakeup(char *str)
 __setup("sched_sync_wakeup=", setup_sched_sync_wakeup);
 
 #ifdef CONFIG_SYSCTL
-/* "hint-only waker-if-alone ...", as tcp_available_congestion_control. */
-static char sync_wakeup_available_policies[128];
-
 /*
- * A write names one policy, whole, in one write() at offset 0, with at most
- * a trailing newline (echo and sysctl -w); anything else is -EINVAL and
- * leaves the policy alone.
+ * kernel.sched_sync_wakeup_policy, in fair.c's sysctl table. A write names
+ * one policy, whole, in one write() at offset 0, with at most a trailing
+ * newline (echo and sysctl -w); anything else is -EINVAL and leaves the
+ * policy alone.
  */
-static int sched_sync_wakeup_policy_handler(const struct ctl_table *table,
-					    int write, void *buffer,
-					    size_t *lenp, loff_t *ppos)
+int sched_sync_wakeup_policy_handler(const struct ctl_table *table, int write,
+				     void *buffer, size_t *lenp, loff_t *ppos)
 {
 	unsigned int policy = READ_ONCE(sysctl_sched_sync_wakeup_policy);
 	const char *name = sync_wakeup_policy_names[policy];
-	struct ctl_table tbl = {
+	const struct ctl_table tbl = {
 		.data	= (char *)name,
 		.maxlen	= strlen(name) + 1,
 	};
@@ -137,37 +134,28 @@ static int sched_sync_wakeup_policy_handler(const struct ctl_table *table,
 	return 0;
 }
 
-static struct ctl_table sync_wakeup_sysctls[] = {
-	{
-		.procname	= "sched_sync_wakeup_policy",
-		.mode		= 0644,
-		.proc_handler	= sched_sync_wakeup_policy_handler,
-	},
-	{
-		.procname	= "sched_sync_wakeup_available_policies",
-		.data		= sync_wakeup_available_policies,
-		.maxlen		= sizeof(sync_wakeup_available_policies),
-		.mode		= 0444,
-		.proc_handler	= proc_dostring,
-	},
-};
-
-static int __init sync_wakeup_sysctl_init(void)
+/*
+ * kernel.sched_sync_wakeup_available_policies (read-only): "hint-only
+ * waker-if-alone ...", as tcp_available_congestion_control.
+ */
+int sched_sync_wakeup_available_handler(const struct ctl_table *table,
+					int write, void *buffer, size_t *lenp,
+					loff_t *ppos)
 {
-	char *buf = sync_wakeup_available_policies;
-	size_t len = sizeof(sync_wakeup_available_policies);
+	char names[128];
+	const struct ctl_table tbl = {
+		.data	= names,
+		.maxlen	= sizeof(names),
+	};
 	int i, n = 0;
 
 	for (i = 0; i < NR_SYNC_POLICIES; i++)
-		n += scnprintf(buf + n, len - n, "%s%s", i ? " " : "",
+		n += scnprintf(names + n, sizeof(names) - n, "%s%s", i ? " " : "",
 			       sync_wakeup_policy_names[i]);
-	WARN_ON_ONCE(n >= len - 1);
+	WARN_ON_ONCE(n >= sizeof(names) - 1);
 
-	register_sysctl_init("kernel", sync_wakeup_sysctls);
-
-	return 0;
+	return proc_dostring(&tbl, write, buffer, lenp, ppos);
 }
-late_initcall(sync_wakeup_sysctl_init);
 #endif /* CONFIG_SYSCTL */
 
 static const char * const sync_wakeup_verdict_names[] = {

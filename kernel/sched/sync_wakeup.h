@@ -133,6 +133,11 @@ DECLARE_PER_CPU(struct sync_wakeup_stats, sync_wakeup_stats);
 DECLARE_PER_CPU(struct sync_wakeup_decision, sync_wakeup_decision);
 extern unsigned int sysctl_sched_sync_wakeup_policy;
 extern const char * const sync_wakeup_policy_names[];
+int sched_sync_wakeup_policy_handler(const struct ctl_table *table, int write,
+				     void *buffer, size_t *lenp, loff_t *ppos);
+int sched_sync_wakeup_available_handler(const struct ctl_table *table,
+					int write, void *buffer, size_t *lenp,
+					loff_t *ppos);
 extern const struct file_operations sync_wakeup_stats_fops;
 
 extern u8 sync_wakeup_generation;
