@@ -1,4 +1,5 @@
-# WF_SYNC wakeup placement (SYNC_PAIR_AFFINE) on Debian's 6.12 kernel:
+# WF_SYNC wakeup placement (SYNC_PAIR_AFFINE) on Debian's 7.3 kernel (6.12 LTS
+# backport: BASE=6.12):
 # patch, build, boot in QEMU, test, benchmark. `make help` lists the targets.
 
 FLAVOUR ?= bench
@@ -8,9 +9,11 @@ override HOST := $(if $(filter command line,$(origin HOST)),$(HOST),)
 # ARCH too: an ARCH exported for other work must not turn make check into
 # another architecture's.
 override ARCH := $(if $(filter command line,$(origin ARCH)),$(ARCH),)
+# BASE too: a BASE in the environment may mean anything.
+override BASE := $(if $(filter command line,$(origin BASE)),$(BASE),)
 # Variables given on the command line or in the environment reach the
 # scripts anyway; these are the ones set here.
-export FLAVOUR ACCEL HOST ARCH
+export FLAVOUR ACCEL HOST ARCH BASE
 
 H := harness
 

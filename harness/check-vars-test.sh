@@ -73,6 +73,8 @@ make_vars "unknown variable XYZZY=1: make help lists" XYZZY=1
 make_vars "O=/var/tmp/x: the builds go under build/" O=/var/tmp/x
 make_vars "ARCH=sparc: use one of: x86_64 arm64" ARCH=sparc
 make_vars "TOPO=flat: unknown 'flat': use cls2 asym" ARCH=arm64 TOPO=flat
+make_vars "BASE=6.1: use one of: 7.3 6.12" BASE=6.1
+make_vars "" BASE=6.12
 make_vars "CROSS_COMPILE: ARCH= picks" CROSS_COMPILE=aarch64-linux-gnu-
 make_vars "" ARCH=arm64 TOPOS="cls2 asym"
 make_vars "ACCEL=kvm: only x86_64 guests run under KVM" ARCH=arm64 ACCEL=kvm

@@ -9,11 +9,11 @@ set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# shellcheck disable=SC2153 # lib.sh sets the ARCH_ facts
 # The base's source package where the host's own archive has it
 # (otherwise make source fetches it).
 host_source=$DEBIAN_SOURCE
 [ -z "$DEBIAN_SUITE" ] || host_source=""
+# shellcheck disable=SC2153 # lib.sh sets the ARCH_ facts
 PACKAGES="$ARCH_HOST_PACKAGES $host_source build-essential flex bison bc
 libelf-dev libssl-dev cpio rsync ccache dwarves python3 python3-docutils python3-git python3-ply python3-scipy
 shellcheck pyflakes3 linux-perf stress-ng rt-tests sockperf dbench iperf3 gnuplot-nox iproute2 kmod

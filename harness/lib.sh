@@ -456,7 +456,7 @@ commit_patch() {
 	rm -f "$dir/.git/unapplied"
 	awk '/^(---$|--- |Index: |diff )/ { exit } { print }' "$file" |
 		git -C "$dir" commit -q --no-verify "$@" -F - ||
-		die "patches/$name: no changelog header"
+		die "patches/$BASE/$name: no changelog header"
 }
 
 # Every overlay file is added by exactly one patch, and every manifest line

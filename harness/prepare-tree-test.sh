@@ -16,7 +16,7 @@ export GIT_AUTHOR_NAME=tester GIT_AUTHOR_EMAIL=tester@invalid
 export GIT_COMMITTER_NAME=tester GIT_COMMITTER_EMAIL=tester@invalid
 
 setup() {
-	mkdir -p "$src/kernel" "$toy/harness" "$toy/patches" "$toy/series" "$toy/kernel/sched"
+	mkdir -p "$src/kernel" "$toy/harness" "$toy/patches/$BASE_DEFAULT" "$toy/series" "$toy/kernel/sched"
 	printf 'kernelversion:\n\t@echo 6.12.0\n' >"$src/Makefile"
 	printf 'one\ntwo\nthree\n' >"$src/kernel/fair.c"
 	printf 'upstream\n' >"$src/kernel/core.c"
@@ -25,7 +25,7 @@ setup() {
 	printf 'shipped\n' >"$src/kernel/blob.o"
 	cp "$REPO/harness/lib.sh" "$REPO/harness/tap.sh" "$REPO/harness/definitions.sh" \
 		"$REPO/harness/prepare-tree.sh" "$REPO/harness/writeback.sh" "$toy/harness/"
-	cat >"$toy/patches/0001-sched-Two-becomes-2.patch" <<-'EOF'
+	cat >"$toy/patches/$BASE_DEFAULT/0001-sched-Two-becomes-2.patch" <<-'EOF'
 	sched: Two becomes 2
 
 	Because it reads better.
@@ -38,7 +38,7 @@ setup() {
 	+2
 	 three
 	EOF
-	echo 0001-sched-Two-becomes-2.patch >"$toy/patches/series"
+	echo 0001-sched-Two-becomes-2.patch >"$toy/patches/$BASE_DEFAULT/series"
 	printf '# which patch adds which new file\n0001-sched-Two-becomes-2.patch kernel/sched\n' \
 		>"$toy/series/new-files"
 	echo 'new file' >"$toy/kernel/sched/new.c"
@@ -90,7 +90,7 @@ t commit -q -a --amend --no-edit
 expect_refusal "a commit not written back" "commit " grep -qx edit "$tree/kernel/fair.c"
 fair_time=$(stat -c %Y "$tree/kernel/fair.c")
 sleep 1
-writeback && grep -q '^+edit' "$toy/patches/0001-sched-Two-becomes-2.patch" && rc=0 || rc=1
+writeback && grep -q '^+edit' "$toy/patches/$BASE_DEFAULT/0001-sched-Two-becomes-2.patch" && rc=0 || rc=1
 echo "more $RANDOM" >>"$toy/kernel/sched/new.c"
 prepare && grep -qx edit "$tree/kernel/fair.c" && [ "$(stat -c %Y "$tree/kernel/fair.c")" = "$fair_time" ] &&
 	[ "$(t log --format=%s base..HEAD)" = "sched: Two becomes 2" ] || rc=1
@@ -104,15 +104,25 @@ writeback && grep -qx 'tree edit' "$toy/kernel/sched/new.c" &&
 tap "$rc" "writes an overlay file edited and committed in the tree back to its path" "$out"
 git -C "$toy" add -A && git -C "$toy" commit -q -m 'written back'
 
-# A later commit's change to a new file: a hunk of its patch; the overlay
-# keeps the last version, and make tree gives each commit its own.
+# A later commit's change to a new file: a hunk of patches/shared/, which
+# every base applies; the overlay keeps the last version, and make tree
+# gives each commit its own, on the other base too.
 printf 'later\n' >>"$tree/kernel/sched/new.c"
 t commit -q -a -m "sched: Touch the new file again"
-writeback && grep -q '^+later$' "$toy/patches/0002-sched-Touch-the-new-file-again.patch" &&
+shared="$toy/patches/shared/0002-sched-Touch-the-new-file-again.patch"
+writeback && grep -q '^+later$' "$shared" &&
+	! grep -q 'new.c' "$toy/patches/$BASE_DEFAULT/0002-sched-Touch-the-new-file-again.patch" &&
 	grep -qx later "$toy/kernel/sched/new.c" && rc=0 || rc=1
 prepare DISCARD_TREE=1 && [ "$(t log --format=%s base..HEAD | wc -l)" = 2 ] &&
 	! t show HEAD^:kernel/sched/new.c | grep -qx later && t show HEAD:kernel/sched/new.c | grep -qx later || rc=1
-tap "$rc" "writes back a commit that changes a file an earlier one added, as a hunk; make tree makes both again" "$out"
+# shellcheck disable=SC2086 # a word a base
+other=$(printf '%s\n' $BASES | grep -vxF "$BASE_DEFAULT" | head -1)
+cp -r "$toy/patches/$BASE_DEFAULT" "$toy/patches/$other"
+out+=$'\n'$(cd "$toy" && BASE=$other KSRC="$src" harness/prepare-tree.sh 2>&1) &&
+	git -C "$toy/build/linux-$other" show HEAD:kernel/sched/new.c | grep -qx later &&
+	! git -C "$toy/build/linux-$other" show HEAD^:kernel/sched/new.c | grep -qx later || rc=1
+rm -rf "$toy/patches/$other" "$toy/build/linux-$other"
+tap "$rc" "writes back a commit that changes a file an earlier one added, as a shared hunk; make tree makes both again, on either base" "$out"
 git -C "$toy" add -A && git -C "$toy" commit -q -m 'written back'
 t rm -q kernel/sched/new.c
 t commit -q -m "sched: Drop the new file"
@@ -145,25 +155,25 @@ prepare DISCARD_TREE=1 && [ ! -e "$tree/kernel/extra.c" ] &&
 tap "$rc" "DISCARD_TREE=1 drops the work and remakes the tree" "$out"
 
 # A pull that changes a patch, or drops it, is no work of the tree's.
-sed -i 's/^+2$/+II/' "$toy/patches/0001-sched-Two-becomes-2.patch"
+sed -i 's/^+2$/+II/' "$toy/patches/$BASE_DEFAULT/0001-sched-Two-becomes-2.patch"
 prepare && [ "$(sed -n 2p "$tree/kernel/fair.c")" = II ] && rc=0 || rc=1
 tap "$rc" "remakes it, without a word, when a pulled patch changed" "$out"
-: >"$toy/patches/series"
+: >"$toy/patches/$BASE_DEFAULT/series"
 printf '0001-sched-Two-becomes-2.patch kernel/sched\n' >"$toy/series/new-files"
 prepare && rc=1 || rc=0
 grep -q 'not in patches/series' <<<"$out" || rc=1
 tap "$rc" "refuses a series/new-files that names a patch the series lacks" "$out"
 git -C "$toy" checkout -q -- series
-echo 0001-sched-Two-becomes-2.patch >"$toy/patches/series"
+echo 0001-sched-Two-becomes-2.patch >"$toy/patches/$BASE_DEFAULT/series"
 prepare && [ "$(sed -n 2p "$tree/kernel/fair.c")" = II ] && rc=0 || rc=1
 tap "$rc" "and remakes it once they agree" "$out"
 git -C "$toy" add -A && git -C "$toy" commit -q -m 'pulled'
 
 # Work on the repository's side is not overwritten.
 sed -i 's/^Because it reads better.$/Because it reads better, says review./' \
-	"$toy/patches/0001-sched-Two-becomes-2.patch"
+	"$toy/patches/$BASE_DEFAULT/0001-sched-Two-becomes-2.patch"
 writeback && rc=1 || rc=0
-grep -q 'says review' "$toy/patches/0001-sched-Two-becomes-2.patch" || rc=1
+grep -q 'says review' "$toy/patches/$BASE_DEFAULT/0001-sched-Two-becomes-2.patch" || rc=1
 tap "$rc" "make writeback refuses to overwrite a change to patches/ not yet in the tree" "$out"
 git -C "$toy" checkout -q -- patches
 
@@ -190,7 +200,7 @@ t reset -q --hard HEAD^
 printf 'other\n' >"$tree/kernel/sched/other.c"
 t add -f kernel/sched/other.c
 t commit -q -m "sched: Add other"
-writeback && [ "$(wc -l <"$toy/patches/series")" = 2 ] &&
+writeback && [ "$(wc -l <"$toy/patches/$BASE_DEFAULT/series")" = 2 ] &&
 	grep -qx '0002-sched-Add-other.patch kernel/sched/other.c' "$toy/series/new-files" &&
 	grep -qx '0001-sched-Two-becomes-2.patch kernel/sched/new.c' "$toy/series/new-files" &&
 	rc=0 || rc=1
@@ -199,10 +209,10 @@ tap "$rc" "writes back a commit that only adds a file, and make tree takes it" "
 git -C "$toy" add -A && git -C "$toy" commit -q -m 'written back'
 
 # A remake that stops half-way is not taken for up to date.
-cp "$toy/patches/0001-sched-Two-becomes-2.patch" "$work/good.patch"
-sed -i 's/^ three$/ four/' "$toy/patches/0001-sched-Two-becomes-2.patch"
+cp "$toy/patches/$BASE_DEFAULT/0001-sched-Two-becomes-2.patch" "$work/good.patch"
+sed -i 's/^ three$/ four/' "$toy/patches/$BASE_DEFAULT/0001-sched-Two-becomes-2.patch"
 prepare && rc=1 || rc=0
-cp "$work/good.patch" "$toy/patches/0001-sched-Two-becomes-2.patch"
+cp "$work/good.patch" "$toy/patches/$BASE_DEFAULT/0001-sched-Two-becomes-2.patch"
 prepare && [ "$(t log --format=%s base..HEAD | wc -l)" = 2 ] || rc=1
 tap "$rc" "a remake stopped by a patch that does not apply is redone once it does" "$out"
 
@@ -220,10 +230,10 @@ grep -q 'commit there' <<<"$wb" && toy_clean || rc=1
 tap "$rc" "KSRC carrying the series is built as it is: no tree made, nothing written back" "$out"
 
 # An editor's backup beside the patches changes nothing make tree reads.
-cp "$toy/patches/0001-sched-Two-becomes-2.patch" "$toy/patches/0001-sched-Two-becomes-2.patch~"
-echo garbage >>"$toy/patches/0001-sched-Two-becomes-2.patch~"
+cp "$toy/patches/$BASE_DEFAULT/0001-sched-Two-becomes-2.patch" "$toy/patches/$BASE_DEFAULT/0001-sched-Two-becomes-2.patch~"
+echo garbage >>"$toy/patches/$BASE_DEFAULT/0001-sched-Two-becomes-2.patch~"
 prepare && grep -q 'is up to date' <<<"$out" && rc=0 || rc=1
-rm -f "$toy/patches/"*~
+rm -f "$toy/patches/$BASE_DEFAULT/"*~
 tap "$rc" "an editor's backup in patches/ leaves the tree up to date" "$out"
 
 # series/not-posted: make series leaves out patches at the series' end only.

@@ -200,7 +200,11 @@ sparse=C=1
 command -v sparse >/dev/null || apt-get install -y -q sparse >/dev/null 2>&1 || sparse=""
 [ -n "$sparse" ] || log "sparse is not installable: W=1 only"
 # On x86 SCHED_SMT is "def_bool y if SMP": no-SMP is the build without it.
+# SCHED_DEBUG only where the base has it (6.12; 7.3 has none).
 for cfg in bench no-SMP no-SCHED_DEBUG no-SYSCTL no-SCHEDSTATS no-DEBUG_FS; do
+	if [ "$cfg" = no-SCHED_DEBUG ] && ! grep -q '^config SCHED_DEBUG$' "$am/lib/Kconfig.debug"; then
+		continue
+	fi
 	dir="$work/check/kernel-$cfg"
 	if ! w1_config "$cfg" "$dir"; then
 		tap 1 "config $cfg: the option would not turn off"

@@ -17,6 +17,7 @@ fetch() {
 	[ -f "$deb" ] && echo "$deb" && return 0
 	# The archive the host's own sources name (deb.debian.org unless a
 	# mirror is set).
+	# shellcheck disable=SC2016 # apt's own $(FIELD), not the shell's
 	uri=$(apt-get indextargets --format '$(REPO_URI)' 2>/dev/null | grep -m1 '/debian/$' || true)
 	uri=${uri:-http://deb.debian.org/debian/}
 	mkdir -p "$dir/lists/partial"
