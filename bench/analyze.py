@@ -73,7 +73,9 @@ NO_DIFF = "no difference shown"
 # Fewer than 2 runs on a side: no interval, so no change is claimed.
 NO_CI = "n < 2, no interval"
 
-# The thread's tables (seeds/README.md): one row per arm, one column per case.
+# The tables of the thread the kernel document summarises (its References,
+# Documentation/scheduler/sched-sync-wakeup.rst): one row per arm, one
+# column per case.
 def _case(kind, g):
     return f"{kind}, {g} group{'s' if g > 1 else ''}"
 

@@ -50,9 +50,10 @@ static enum sync_wakeup_landing sync_wakeup_landing(int cpu, int dest_cpu)
 /*
  * select_task_rq() sends @p to @dest_cpu: count and trace the decision
  * select_task_rq_fair() made for it, if any; then, if current was its
- * waker, the wakeup is current's promise to sleep.
+ * waker, the wakeup is current's promise to sleep. A decision that dropped
+ * the hint drops WF_SYNC from @wake_flags too.
  */
-void sync_wakeup_placed(struct task_struct *p, int dest_cpu)
+void sync_wakeup_placed(struct task_struct *p, int dest_cpu, int *wake_flags)
 {
 	struct sync_wakeup_decision *d = this_cpu_ptr(&sync_wakeup_decision);
 	struct sync_wakeup_stats *st = this_cpu_ptr(&sync_wakeup_stats);
@@ -74,6 +75,12 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu)
 				d->affine_cpu, dest_cpu);
 	if (d->waker)
 		sync_promise_make(current);
+	/*
+	 * As if the caller had not passed it: nr_wakeups_sync and wakeup
+	 * preemption (preempt_sync() under NEXT_BUDDY) do not see it either.
+	 */
+	if (d->policy == SYNC_POLICY_NO_SYNC)
+		*wake_flags &= ~WF_SYNC;
 }
 
 /*

@@ -142,7 +142,7 @@ extern const struct file_operations sync_wakeup_stats_fops;
 
 extern u8 sync_wakeup_generation;
 
-void sync_wakeup_placed(struct task_struct *p, int dest_cpu);
+void sync_wakeup_placed(struct task_struct *p, int dest_cpu, int *wake_flags);
 
 /*
  * Turning SYNC_PAIR_AFFINE on starts a new generation: a decision left

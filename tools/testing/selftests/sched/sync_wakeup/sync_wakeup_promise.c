@@ -17,7 +17,8 @@
  *  - a forked waker starts with an empty record, and the promise pending
  *    when it exits is never judged;
  *  - turning the feature off and on starts every record afresh; writing it
- *    while on changes nothing.
+ *    while on changes nothing;
+ *  - a wakeup whose hint no-sync dropped is not counted as a sync one.
  *
  * Each decision and promise event is also checked by sw_trace_stop(): the
  * context against the tracer's own flags, the verdict against the record
@@ -363,6 +364,83 @@ TEST_F_TIMEOUT(promise, limit_zero_late, PROMISE_TIMEOUT)
 	tally(&t, 0, t.own, &c);
 	log_trace(_metadata, "limit 0", &t, &c);
 	EXPECT_LT(0, t.own_promises[SW_PROMISE_LATE]);
+}
+
+/* "nr_wakeups : N" and "nr_wakeups_sync : N" of /proc/@pid/sched. */
+static int task_wakeups(pid_t pid, long *wakeups, long *sync)
+{
+	char path[64], buf[16384], *line, *save;
+	int found = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	n = sw_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "nr_wakeups : %ld", wakeups) == 1)
+			found |= 1;
+		else if (sscanf(line, "nr_wakeups_sync : %ld", sync) == 1)
+			found |= 2;
+	}
+	return found == 3 ? 0 : -ENOENT;
+}
+
+/*
+ * no-sync drops the hint for the whole wakeup, as a caller that passed
+ * none: ttwu_stat() does not count a wakeup it decided in nr_wakeups_sync.
+ * A child echoes what this process writes into a pipe, and blocks for
+ * nothing else, so each of its wakeups is a sync one by this process:
+ * those not counted as sync must be exactly the decisions the trace shows
+ * for it (one woken while still queued is not decided and keeps the flag).
+ */
+TEST_F_TIMEOUT(promise, no_sync_drops_the_flag, PROMISE_TIMEOUT)
+{
+	long w0 = 0, s0 = 0, w1 = 0, s1 = 0, dropped = 0, i;
+	int to[2], from[2], err = 0, status;
+	struct sw_trace t;
+	char c = 'x';
+	pid_t pid;
+
+	ASSERT_EQ(0, sw_policy_set("no-sync"));
+	ASSERT_EQ(0, pipe2(to, O_CLOEXEC));
+	ASSERT_EQ(0, pipe2(from, O_CLOEXEC));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(to[1]);
+		close(from[0]);
+		while (read(to[0], &c, 1) == 1 && write(from[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(to[0]);
+	close(from[1]);
+	ASSERT_EQ(0, sw_feature_set(true));
+	/* The child blocks in read() until the first write: nothing moves. */
+	err = task_wakeups(pid, &w0, &s0);
+	if (!err)
+		err = sw_trace_start();
+	for (i = 0; !err && i < NET_ROUNDS; i++) {
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			err = -errno;
+	}
+	if (!err)
+		err = task_wakeups(pid, &w1, &s1);
+	EXPECT_EQ(0, sw_trace_stop("no-sync", &t));
+	close(to[1]);
+	close(from[0]);
+	waitpid(pid, &status, 0);
+	ASSERT_EQ(0, err) TH_LOG("echo child: %s", strerror(-err));
+	ASSERT_GE(SW_TRACE_OWN_MAX, t.own);
+	for (i = 0; i < t.own; i++)
+		dropped += t.own_seq[i].wakee == pid &&
+			   t.own_seq[i].verdict == SW_HINT_DROPPED;
+	TH_LOG("child: %ld wakeups, %ld of them sync; %ld decisions hint_dropped",
+	       w1 - w0, s1 - s0, dropped);
+	EXPECT_EQ(0, t.wrong) TH_LOG("%s", t.why);
+	ASSERT_LT(0, dropped);
+	EXPECT_EQ(dropped, (w1 - w0) - (s1 - s0));
 }
 
 TEST_HARNESS_MAIN
