@@ -99,7 +99,7 @@ bool sw_exists(const char *path)
 
 /*
  * 1 if SYNC_PAIR_AFFINE is on, 0 if off, -ENOENT without the features file
- * (no debugfs or no CONFIG_SCHED_DEBUG), -ENODATA if the kernel does not
+ * (no debugfs, or 6.12 without CONFIG_SCHED_DEBUG), -ENODATA if the kernel does not
  * know the feature.
  */
 int sw_feature_get(void)
@@ -1858,7 +1858,7 @@ enum sw_iface sw_iface_check(bool need_debugfs, char *why, size_t size)
 
 	if (feat == -ENOENT) {
 		snprintf(why, size,
-			 "%s not found: debugfs not mounted at /sys/kernel/debug or CONFIG_SCHED_DEBUG=n",
+			 "%s not found: debugfs not mounted at /sys/kernel/debug (or, on 6.12, CONFIG_SCHED_DEBUG=n)",
 			 SW_FEATURES_PATH);
 		return SW_IFACE_ABSENT;
 	}
