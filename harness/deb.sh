@@ -9,7 +9,8 @@
 #   LSMOD           with LOCALMODCONFIG=1: a file of `lsmod` output taken on
 #                   the target machine, instead of this machine's modules
 #   DBG             1: build the linux-image-*-dbg package too
-# Packages in build/deb/; the object tree in build/kernel-deb.
+# Packages in build/deb/ (build/deb-<BASE>/ for another base than the
+# default); the object tree in build/kernel-deb(-<BASE>).
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -19,8 +20,8 @@ LOCALMODCONFIG=${LOCALMODCONFIG:-0}
 DBG=${DBG:-0}
 # Names the package: linux-image-<version><this>.
 SUFFIX=-sync-wakeup
-out="$BUILD/kernel-deb"
-dest="$BUILD/deb"
+out="$BUILD/kernel-deb$BASE_SUFFIX"
+dest="$BUILD/deb$BASE_SUFFIX"
 
 base_config() {
 	local running
@@ -32,7 +33,7 @@ base_config() {
 	elif [ -r /proc/config.gz ]; then
 		echo /proc/config.gz
 	else
-		die "no config of the running kernel ($running, /proc/config.gz): name the config of a kernel that boots on the target machine with BASECONFIG=/path (Debian's package linux-config-6.12 has Debian's)"
+		die "no config of the running kernel ($running, /proc/config.gz): name the config of a kernel that boots on the target machine with BASECONFIG=/path (Debian's package linux-config-<version> has Debian's)"
 	fi
 }
 
@@ -90,7 +91,7 @@ configure() {
 	# The base's local version names the base kernel; ours is SUFFIX.
 	"$TREE/scripts/config" --file "$out/.config" --set-str LOCALVERSION ""
 	make -s -C "$TREE" O="$out" olddefconfig >/dev/null
-	verify_config "$out/.config" "the deb config" "$REPO/.config.fragment" ||
+	KCONFIG_SRC=$TREE verify_config "$out/.config" "the deb config" "$REPO/.config.fragment" ||
 		die "the deb config lacks options .config.fragment asks for: check their dependencies (make -C $TREE O=$out menuconfig)"
 	# Not changed behind the user's back, but said: it hides sched/features.
 	if grep -qE '^CONFIG_LOCK_DOWN_KERNEL_FORCE_(INTEGRITY|CONFIDENTIALITY)=y' "$out/.config"; then

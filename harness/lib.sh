@@ -148,8 +148,8 @@ kmake() { make -j"$(($(nproc) + 1))" "${KBUILD_ARCH[@]}" CC="ccache ${ARCH_CROSS
 # the last fragment that names an option having the last word as in
 # merge_config.sh; says which is not, on stderr, and returns 1. With
 # KCONFIG_SRC, a kernel tree, an option its Kconfig files do not define is
-# passed over: a fragment shared by bases (the selftests' config) may name
-# one that a base no longer has.
+# an error in the base's own fragment (configs/<BASE>.fragment) and passed
+# over, with a note, in the fragments the bases share.
 verify_config() {
 	local config=$1 what=$2 frag line sym have bad=0 defined=""
 	shift 2
@@ -167,9 +167,17 @@ verify_config() {
 				continue
 			fi
 			if [ -n "$defined" ] && ! grep -qxF "$sym" <<<"$defined"; then
-				continue
-			fi
-			if [ -n "$defined" ] && ! grep -qxF "$sym" <<<"$defined"; then
+				# Not set where it does not exist. A fragment the
+				# bases share may name an option one of them lacks
+				# (SCHED_DEBUG, 6.12's); the base's own may not.
+				case "$line" in "#"*) continue ;; esac
+				case "${frag##*/}" in
+				*"$BASE.fragment")
+					echo "config: ${frag#"$REPO"/} asks for '$line', which $BASE does not define: a typo?" >&2
+					bad=1
+					;;
+				*) echo "config: ${frag#"$REPO"/} asks for '$line', which $BASE does not define: passed over" >&2 ;;
+				esac
 				continue
 			fi
 			have=$(grep -E "^($sym=|# $sym is not set)" "$config" || true)
@@ -374,7 +382,7 @@ patch_names() {
 posted_names() {
 	local p held="" n=0 out=""
 	while read -r p; do
-		patch_names | grep -qxF "$p" || die "series/not-posted names $p, which is not in patches/series"
+		patch_names | grep -qxF "$p" || die "series/not-posted names $p, which is not in patches/$BASE/series"
 		held+="$p"$'\n'
 	done < <(patch_names "$REPO/series/not-posted")
 	for p in $(patch_names); do
@@ -459,13 +467,19 @@ commit_patch() {
 		die "patches/$BASE/$name: no changelog header"
 }
 
-# Every overlay file is added by exactly one patch, and every manifest line
-# names a patch of patches/series.
+# Every overlay file is added by exactly one patch, every manifest line
+# names a patch of the base's series, and every base's series names the
+# same patches: the new files and their hunks in patches/shared/ go by name.
 check_manifest() {
-	local have want p manifest="$REPO/series/new-files"
+	local have want p b manifest="$REPO/series/new-files"
 	[ -f "$manifest" ] || die "no series/new-files"
+	for b in $BASES; do
+		[ -f "$REPO/patches/$b/series" ] || continue
+		[ "$(patch_names "$REPO/patches/$b/series")" = "$(patch_names)" ] ||
+			die "patches/$b/series and patches/$BASE/series name different patches: the bases share the new files and patches/shared/ by name, so rename or add the patch on both (git mv and the series file)"
+	done
 	while read -r p; do
-		patch_names | grep -qxF "$p" || die "series/new-files names $p, which is not in patches/series"
+		patch_names | grep -qxF "$p" || die "series/new-files names $p, which is not in patches/$BASE/series"
 	done < <(patch_names "$manifest")
 	have=$(for p in $(patch_names); do claimed "$p"; done | LC_ALL=C sort)
 	want=$(overlay_files)

@@ -161,7 +161,7 @@ tap "$rc" "remakes it, without a word, when a pulled patch changed" "$out"
 : >"$toy/patches/$BASE_DEFAULT/series"
 printf '0001-sched-Two-becomes-2.patch kernel/sched\n' >"$toy/series/new-files"
 prepare && rc=1 || rc=0
-grep -q 'not in patches/series' <<<"$out" || rc=1
+grep -q "not in patches/$BASE_DEFAULT/series" <<<"$out" || rc=1
 tap "$rc" "refuses a series/new-files that names a patch the series lacks" "$out"
 git -C "$toy" checkout -q -- series
 echo 0001-sched-Two-becomes-2.patch >"$toy/patches/$BASE_DEFAULT/series"
@@ -245,9 +245,20 @@ posted && rc=1
 grep -q 'move the held-back ones to the end' <<<"$out" || rc=1
 echo 0003-sched-Gone.patch >"$toy/series/not-posted"
 posted && rc=1
-grep -q 'not in patches/series' <<<"$out" || rc=1
+grep -q "not in patches/$BASE_DEFAULT/series" <<<"$out" || rc=1
 rm "$toy/series/not-posted"
 tap "$rc" "series/not-posted holds back the series' last patches, and nothing else" "$out"
+
+# The bases share the new files and patches/shared/ by patch name: a base
+# whose series names other patches is refused.
+# shellcheck disable=SC2086 # a word a base
+other=$(printf '%s\n' $BASES | grep -vxF "$BASE_DEFAULT" | head -1)
+mkdir -p "$toy/patches/$other"
+echo 0001-sched-Two-becomes-II.patch >"$toy/patches/$other/series"
+prepare DISCARD_TREE=1 && rc=1 || rc=0
+grep -q "patches/$other/series and patches/$BASE_DEFAULT/series name different patches" <<<"$out" || rc=1
+rm -rf "$toy/patches/$other"
+tap "$rc" "refuses bases whose series name different patches" "$out"
 
 # A tree an older make tree made (quilt, no git) cannot be told apart.
 rm -rf "$tree/.git"

@@ -26,7 +26,7 @@ case "$SERIES_BUILDS" in
 yes | no) ;;
 *) die "SERIES_BUILDS=$SERIES_BUILDS: use yes or no" ;;
 esac
-work="$BUILD/series"
+work="$BUILD/series$BASE_SUFFIX"
 out="$work/out"
 # Named like build/linux and build/kernel-*, so that ccache, which sees
 # paths relative to the repo, finds the objects make check compiled.

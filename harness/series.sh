@@ -17,7 +17,7 @@ set -eu
 not_own_tree "make series posts patches/ on the base it needs"
 
 # SERIES_WORK: where to work (make check's lint uses its own).
-work=${SERIES_WORK:-$BUILD/series}
+work=${SERIES_WORK:-$BUILD/series$BASE_SUFFIX}
 repo="$work/git"
 out="$work/out"
 # The base: the upstream files that patches/ touches, as KSRC has them.

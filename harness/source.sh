@@ -20,10 +20,10 @@ fetch() {
 	# shellcheck disable=SC2016 # apt's own $(FIELD), not the shell's
 	uri=$(apt-get indextargets --format '$(REPO_URI)' 2>/dev/null | grep -m1 '/debian/$' || true)
 	uri=${uri:-http://deb.debian.org/debian/}
-	mkdir -p "$dir/lists/partial"
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $DEBIAN_SUITE main" >"$dir/sources.list"
 	local opts=(-o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-		-o "Dir::State::Lists=$dir/lists" -o Debug::NoLocking=1)
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache" -o Debug::NoLocking=1)
 	log "fetching $DEBIAN_SOURCE $DEBIAN_VERSION from $uri $DEBIAN_SUITE"
 	apt-get -qq "${opts[@]}" update >&2 || die "apt-get update of $DEBIAN_SUITE from $uri failed"
 	have=$(apt-cache "${opts[@]}" madison "$DEBIAN_SOURCE" | awk -F' [|] ' '{ print $2 }' | tr '\n' ' ')
