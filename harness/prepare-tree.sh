@@ -2,7 +2,8 @@
 # make tree: build/linux as a git repository, the series as commits on the
 # source:
 #   tag base: KSRC as it is, committed once (again when KSRC changes);
-#   then a commit per patch of patches/series: its hunks (git apply) and
+#   then a commit per patch of patches/<BASE>/series: its hunks (git apply),
+#   its shared hunks (patches/shared/) and
 #   the overlay files series/new-files gives it, its header the message.
 # Edit there with git (commit, commit --fixup and rebase -i, a new commit)
 # and write the commits back to patches/ and the overlay with make

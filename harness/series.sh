@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make series: the posting form of the series in build/series/out/, as git
 # format-patch writes it, generated from the one copy of each line:
-#   - patches/series: the order; each patch's header is the commit's
+#   - patches/<BASE>/series: the order; each patch's header is the commit's
 #     subject and changelog, its hunks the changes to upstream files;
 #   - series/not-posted: the patches at its end that are not posted;
 #   - series/new-files: which overlay files (kernel/, include/,
