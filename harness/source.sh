@@ -26,7 +26,7 @@ fetch() {
 		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache" -o Debug::NoLocking=1)
 	log "fetching $DEBIAN_SOURCE $DEBIAN_VERSION from $uri $DEBIAN_SUITE"
 	apt-get -qq "${opts[@]}" update >&2 || die "apt-get update of $DEBIAN_SUITE from $uri failed"
-	have=$(apt-cache "${opts[@]}" madison "$DEBIAN_SOURCE" | awk -F' [|] ' '{ print $2 }' | tr '\n' ' ')
+	have=$(apt-cache "${opts[@]}" madison "$DEBIAN_SOURCE" | awk -F' [|] ' '{ print $2 }' | xargs)
 	case " $have " in
 	*" $DEBIAN_VERSION "*) ;;
 	*) die "Debian's $DEBIAN_SUITE no longer has $DEBIAN_SOURCE $DEBIAN_VERSION (it has: ${have:-none}): set DEBIAN_VERSION_${BASE//./_} in harness/definitions.sh to one of them, or KSRC=/path/to/linux" ;;
@@ -48,7 +48,8 @@ tarball() {
 		echo "/usr/src/$DEBIAN_SOURCE.tar.xz"
 		return
 	fi
-	deb=$(fetch)
+	# A command substitution does not stop on an error (no inherit_errexit).
+	deb=$(fetch) || exit 1
 	if [ ! -f "$BUILD/apt/x/usr/src/$DEBIAN_SOURCE.tar.xz" ] || [ "$deb" -nt "$BUILD/apt/x/usr/src/$DEBIAN_SOURCE.tar.xz" ]; then
 		rm -rf "$BUILD/apt/x"
 		dpkg-deb -x "$deb" "$BUILD/apt/x"
@@ -63,7 +64,7 @@ if [ -n "${KSRC:-}" ]; then
 	log "base: $src ($version, from KSRC)"
 	exit 0
 fi
-tarball=$(tarball)
+tarball=$(tarball) || exit 1
 src=$(ksrc)
 if [ ! -f "$src/Makefile" ] || [ "$tarball" -nt "$src/.unpacked" ]; then
 	log "unpacking $tarball"
