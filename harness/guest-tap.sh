@@ -76,6 +76,10 @@ guest_results() {
 			grep -vE '^(# )?(not )?ok ' "$out.log" | tail -15
 			echo "the end of $out/console.log:"
 			tail -15 "$out/console.log" 2>/dev/null || echo "(no console log)"
+			if [ -f "$out/hang.txt" ]; then
+				echo "where its vCPUs were 30 s before the timeout ($out/hang.txt):"
+				cat "$out/hang.txt"
+			fi
 		} | sed 's/^/    /' >>"$results/failures.txt"
 	fi
 	log "boot $name: done (vm/run.sh exit $rc)"

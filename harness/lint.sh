@@ -56,6 +56,7 @@ self_test() {
 }
 # The console scanner every boot relies on, on sample lines.
 self_test vm/scan-console-test.sh "vm/scan-console.sh tells kernel complaints from a clean boot" "sample lines"
+self_test vm/hang-snapshot-test.sh "vm/run.sh leaves where each vCPU of a hung guest is, named from System.map" cases
 self_test vm/run-test.sh "vm/run.sh gives QEMU the icount clock only where QEMU has one" cases
 self_test harness/tap-summary-test.sh "harness/tap-summary.awk counts plans, crashes and skips right" samples
 self_test bench/workloads-test.py "bench/workloads.py parses the tools' captured outputs as raw.csv has them" cases

@@ -128,6 +128,9 @@ pin_vcpus() {
 }
 
 mem="-m 2G"
+# QMP's socket: not in $out, whose path may be longer than a socket's.
+qmp_dir=$(mktemp -d)
+trap 'rm -rf "$qmp_dir"' EXIT
 
 # capacity_dtb ACCEL_ARGS...: for a topology with CAPACITY_<TOPO>, QEMU's
 # own device tree of this machine with each CPU's capacity-dmips-mhz set,
@@ -146,12 +149,31 @@ capacity_dtb() {
 	machine+=(-dtb "$dtb")
 }
 
+# watch_hang PID: if QEMU (PID) is still running SNAPSHOT_LEAD seconds
+# before its TIMEOUT, write where each vCPU is to $out/hang.txt: a silent
+# hang leaves nothing else to read. Polls, so it ends with QEMU.
+SNAPSHOT_LEAD=30
+watch_hang() {
+	local pid=$1 waited=0 map
+	map="$(dirname "$kernel")/System.map"
+	[ -f "$map" ] || map="$(kernel_dir "$FLAVOUR")/System.map"
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ "$waited" = $((TIMEOUT - SNAPSHOT_LEAD)) ]; then
+			"$REPO/vm/hang-snapshot.py" "$qmp_dir/qmp.sock" "$map" >"$out/hang.txt" 2>&1 || true
+		fi
+		sleep 1
+		waited=$((waited + 1))
+	done
+}
+
 # qemu ACCEL_ARGS...: boot once; the exit status is qemu's (124: timeout).
 qemu() {
+	local pid rc=0
 	# shellcheck disable=SC2086 # word lists
 	timeout -k 10 "$TIMEOUT" "$ARCH_QEMU" "${machine[@]}" "$@" $smp $mem \
 		-name sync-wakeup,debug-threads=on \
 		-nodefaults -display none -no-reboot -monitor none \
+		-qmp "unix:$qmp_dir/qmp.sock,server=on,wait=off" \
 		-serial "file:$out/console.log" \
 		-kernel "$kernel" -append "$append" \
 		-fsdev local,id=root,path="$root",security_model=none,readonly=on,multidevs=remap \
@@ -159,7 +181,11 @@ qemu() {
 		"${repo_share[@]}" \
 		-fsdev local,id=results,path="$out",security_model=none \
 		-device virtio-9p-pci,fsdev=results,mount_tag=results \
-		</dev/null
+		</dev/null &
+	pid=$!
+	watch_hang "$pid" &
+	wait "$pid" || rc=$?
+	return "$rc"
 }
 
 # Not read <<<"$(...)": a die() in the substitution would end only the subshell.
