@@ -142,7 +142,7 @@ clock_meta() {
 
 # host_meta ACCEL_FILE: the host half of meta.txt.
 host_meta() {
-	local series
+	local series features
 	series=$(grep -v '^[[:space:]]*\(#\|$\)' "$PATCHES/series" 2>/dev/null | tr '\n' ' ' || true)
 	echo "host.cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 	echo "host.nproc: $(nproc)"
@@ -151,6 +151,8 @@ host_meta() {
 	echo "accel: $(cat "$1" 2>/dev/null || echo unknown)"
 	echo "vcpu pinning: $(cat "${1%/*}/pinning" 2>/dev/null || echo none)"
 	clock_meta "${1%/*}/clock"
+	features=$(cat "${1%/*}/sched-features" 2>/dev/null) || true
+	echo "guest sched features set at boot: ${features:-none, the kernel defaults}"
 	echo "topology: ${TOPO:-$TOPO_DEFAULT}"
 	echo "base kernel: $(kernel_version "$(ksrc)" 2>/dev/null || echo unknown) ($(ksrc))"
 	echo "repo: $(git -C "$REPO" describe --always --dirty --tags 2>/dev/null || echo 'not a git checkout')"

@@ -56,6 +56,17 @@ start_guest() {
 	) &
 }
 
+# features_set OUT: the guest's sched/features, as its init printed them,
+# have each feature vm/run.sh asked for in OUT/sched-features.
+features_set() {
+	local f line want
+	line=$(grep -m1 'guest-init: sched/features: ' "$1/console.log") || return 1
+	want=$(cat "$1/sched-features")
+	for f in $want; do
+		case " ${line#*: sched/features: } " in *" $f "*) ;; *) return 1 ;; esac
+	done
+}
+
 # guest_results NAME RESULT...: once the guest is done, host TAP on whether
 # it finished, kept a clean console and reported each RESULT (the
 # "selftests: DIR: PROGRAM" its output owes).
@@ -70,6 +81,10 @@ guest_results() {
 	for t in "$@"; do
 		require "boot $name: $t ran, not skipped whole" ran "$out/output.log" "${t%%:*}" "${t#*:}"
 	done
+	if [ -s "$out/sched-features" ]; then
+		expect "boot $name: sched/features had $(cat "$out/sched-features") (vm/guest-init.sh)" \
+			features_set "$out"
+	fi
 	if [ "$rc" != 0 ]; then
 		{
 			echo "boot $name: vm/run.sh exited $rc; the end of $out.log:"

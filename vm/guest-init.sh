@@ -9,6 +9,16 @@ set -u
 mount -t proc proc /proc
 mount -a -T "${0%/*}/guest-fstab" ||
 	echo "guest-init: mount -a -T vm/guest-fstab failed" >/dev/console
+# Scheduler features vm/run.sh asks for (sw_sched_features=A,B on the
+# command line); the command does not run where one does not take.
+for f in $(echo "${sw_sched_features:-}" | tr , ' '); do
+	echo "$f" >/sys/kernel/debug/sched/features || {
+		echo "guest-init: cannot set scheduler feature $f: not running the command" >/dev/console
+		poweroff -f
+	}
+done
+[ -z "${sw_sched_features:-}" ] ||
+	echo "guest-init: sched/features: $(cat /sys/kernel/debug/sched/features)" >/dev/console
 # devtmpfs lacks the links udev would make; kselftest writes to /dev/stdout.
 ln -sf /proc/self/fd /dev/fd
 ln -sf /proc/self/fd/0 /dev/stdin

@@ -37,7 +37,7 @@ boot() {
 	shift
 	rm -f "$scratch/args"
 	rc=0
-	env -u ICOUNT -u TCG_THREAD -u CLOCK PATH="$scratch/bin:$PATH" STUB_ARGS="$scratch/args" \
+	env -u ICOUNT -u TCG_THREAD -u CLOCK -u SCHED_FEATURES PATH="$scratch/bin:$PATH" STUB_ARGS="$scratch/args" \
 		ACCEL=tcg KERNEL="$scratch/bzImage" OUT="$scratch/$name" CMD=true "$@" \
 		"$REPO/vm/run.sh" >"$scratch/$name.log" 2>&1 || rc=$?
 	args=$(cat "$scratch/args" 2>/dev/null) || args="not started"
@@ -54,6 +54,21 @@ boot host TCG_THREAD=single
 case "$rc $args" in "0 "*-icount*) r=1 ;; "0 "*) r=0 ;; *) r=1 ;; esac
 tap "$r" "no ICOUNT: QEMU gets no -icount" "exit $rc, QEMU args: $args"
 tap "$([ "$clock" = host ] && echo 0 || echo 1)" "no ICOUNT: OUT/clock says host" "OUT/clock: $clock"
+
+# Scheduler features for the guest's init (RR_SCHED_FEATURES): under
+# single-threaded TCG only, unless SCHED_FEATURES says otherwise.
+want=$(printf %s "$RR_SCHED_FEATURES" | tr -s ' ' ,)
+boot features TCG_THREAD=single
+case "$rc $args" in "0 "*"sw_sched_features=$want"*) r=0 ;; *) r=1 ;; esac
+[ "$(cat "$scratch/features/sched-features" 2>/dev/null)" = "$RR_SCHED_FEATURES" ] || r=1
+tap "$r" "single-threaded TCG: the guest is asked for $RR_SCHED_FEATURES, noted in OUT/sched-features" \
+	"exit $rc, QEMU args: $args"
+boot features-multi TCG_THREAD=multi
+case "$rc $args" in "0 "*sw_sched_features*) r=1 ;; "0 "*) r=0 ;; *) r=1 ;; esac
+tap "$r" "multi-threaded TCG: no scheduler features asked for" "exit $rc, QEMU args: $args"
+boot features-own TCG_THREAD=single SCHED_FEATURES="NEXT_BUDDY NO_HRTICK"
+case "$rc $args" in "0 "*"sw_sched_features=NEXT_BUDDY,NO_HRTICK "*) r=0 ;; *) r=1 ;; esac
+tap "$r" "SCHED_FEATURES='NEXT_BUDDY NO_HRTICK': the guest is asked for those" "exit $rc, QEMU args: $args"
 
 boot multi ICOUNT=3 TCG_THREAD=multi
 r=1

@@ -12,6 +12,9 @@
 #   TCG_THREAD  single | multi: TCG with one host thread for all vCPUs, or a
 #             thread per vCPU (default single: harness/definitions.sh)
 #   APPEND    extra kernel command line
+#   SCHED_FEATURES  sched/features the guest's init writes before CMD
+#             (default under single-threaded TCG: RR_SCHED_FEATURES,
+#             harness/definitions.sh; none elsewhere)
 #   TIMEOUT   seconds before the boot is killed (default 900)
 #   OUT       result directory (default build/vm/<time>-<flavour>-<topo>)
 #   KERNEL    image to boot (default the FLAVOUR's, kernel_image in harness/lib.sh)
@@ -168,14 +171,20 @@ watch_hang() {
 
 # qemu ACCEL_ARGS...: boot once; the exit status is qemu's (124: timeout).
 qemu() {
-	local pid rc=0
+	local pid rc=0 features=${SCHED_FEATURES-}
+	case " $* " in
+	*thread=single*) features=${SCHED_FEATURES-$RR_SCHED_FEATURES} ;;
+	esac
+	echo "$features" >"$out/sched-features"
+	# Read by vm/guest-init.sh from its environment, as sw_repo is.
+	features=${features:+ sw_sched_features=$(printf %s "$features" | tr -s ' ' ,)}
 	# shellcheck disable=SC2086 # word lists
 	timeout -k 10 "$TIMEOUT" "$ARCH_QEMU" "${machine[@]}" "$@" $smp $mem \
 		-name sync-wakeup,debug-threads=on \
 		-nodefaults -display none -no-reboot -monitor none \
 		-qmp "unix:$qmp_dir/qmp.sock,server=on,wait=off" \
 		-serial "file:$out/console.log" \
-		-kernel "$kernel" -append "$append" \
+		-kernel "$kernel" -append "$append$features" \
 		-fsdev local,id=root,path="$root",security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=root,mount_tag=rootfs \
 		"${repo_share[@]}" \
