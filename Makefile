@@ -17,7 +17,7 @@ export FLAVOUR ACCEL HOST ARCH BASE
 
 H := harness
 
-.PHONY: help vars deps source tree kernel selftests vm check check-clones check-rt stress writeback series series-check lint bloat bench bench-overhead compare deb clean
+.PHONY: help vars deps source tree kernel selftests vm check check-clones check-rt repeat stress writeback series series-check lint bloat bench bench-overhead compare deb clean
 
 help:
 	@$(H)/help.sh
@@ -61,6 +61,9 @@ check: source
 
 check-rt: source
 	@$(H)/check-rt.sh
+
+repeat: source
+	@$(H)/repeat.sh
 
 check-clones: vars
 	@$(H)/check-clones.sh

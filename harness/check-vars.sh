@@ -133,6 +133,7 @@ number BOOT_TIMEOUT 300 86400
 number GUEST_JOBS 1 4
 number BOOTS 1 100
 number DURATION 1 10080
+number REPEATS 1 100
 # The torture needs more than its 10 s stall limit, and the boot has to
 # finish within BOOT_TIMEOUT: about 300 s of it go to booting and setup.
 boot_timeout=${BOOT_TIMEOUT:-2400}

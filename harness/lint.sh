@@ -58,6 +58,7 @@ self_test() {
 self_test vm/scan-console-test.sh "vm/scan-console.sh tells kernel complaints from a clean boot" "sample lines"
 self_test vm/hang-snapshot-test.sh "vm/run.sh leaves where each vCPU of a hung guest is, named from System.map" cases
 self_test vm/run-test.sh "vm/run.sh gives QEMU the icount clock only where QEMU has one" cases
+self_test harness/repeats-test.sh "harness/repeats.py counts failures per test and gives each bound its spread" cases
 self_test harness/tap-summary-test.sh "harness/tap-summary.awk counts plans, crashes and skips right" samples
 self_test bench/workloads-test.py "bench/workloads.py parses the tools' captured outputs as raw.csv has them" cases
 self_test bench/analyze-test.sh "bench/analyze.py gives a change a sign only where its 95% interval excludes zero; pairs runs by round within a boot" cases
