@@ -53,6 +53,10 @@ expect 0 ROUNDS=2 ARMS="off honest-waker" WORKLOADS=pipe NOBUILD=1 BOOTS=2 DURAT
 expect 1 NOBUILD=yes
 expect 1 BOOTS=0
 expect 1 DURATION=0
+expect 1 REPEATS=0
+expect 0 REPEATS=10 SCHED_FEATURES="NEXT_BUDDY HRTICK"
+expect 1 SCHED_FEATURES="NEXT-BUDDY"
+expect 1 SCHED_FEATURES="next_buddy"
 
 # make_vars WANT_TEXT ARG...: make vars with these command-line ARGs stops
 # with WANT_TEXT (or passes, for WANT_TEXT "").

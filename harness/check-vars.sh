@@ -134,6 +134,11 @@ number GUEST_JOBS 1 4
 number BOOTS 1 100
 number DURATION 1 10080
 number REPEATS 1 100
+for f in ${SCHED_FEATURES:-}; do
+	case "$f" in
+	*[!A-Z0-9_]* | [!A-Z]*) die "SCHED_FEATURES: '$f' is no sched/features name: write e.g. NEXT_BUDDY or NO_HRTICK" ;;
+	esac
+done
 # The torture needs more than its 10 s stall limit, and the boot has to
 # finish within BOOT_TIMEOUT: about 300 s of it go to booting and setup.
 boot_timeout=${BOOT_TIMEOUT:-2400}

@@ -103,7 +103,7 @@ SYSTEM_COUNTERS='ipi_resched ipi_call ctx_switches ttwu_count ttwu_local ttwu_wa
 # of SYNC_PAIR_AFFINE does (docs/torture.md), and has no icount clock.
 TCG_THREAD_DEFAULT='single'
 # Scheduler features a guest under single-threaded TCG boots with
-# (vm/run.sh, SCHED_FEATURES= to change). That TCG runs the vCPUs in turn
+# (vm/run.sh; SCHED_FEATURES= adds to them). That TCG runs the vCPUs in turn
 # and, on the icount clock, ends a vCPU's turn whenever it re-arms its
 # local timer, which it does holding its CPU's hrtimer lock; HRTICK (on by
 # default since 7.x) re-arms it at every context switch, so a vCPU
@@ -114,7 +114,7 @@ RR_SCHED_FEATURES='NO_HRTICK NO_HRTICK_DL'
 # The variables the targets read (make help describes each): make refuses
 # any other given on its command line.
 VARIABLES='ARCH BASE KSRC FLAVOUR TOPO TOPOS ACCEL TCG_THREAD CLOCK APPEND TIMEOUT CMD
-TESTS STRESS_SECS BOOT_TIMEOUT GUEST_JOBS DURATION REPEATS DISCARD_TREE
+TESTS STRESS_SECS BOOT_TIMEOUT GUEST_JOBS DURATION REPEATS SCHED_FEATURES DISCARD_TREE
 CLONE_TARGET CLONE_USER SERIES_BUILDS
 ROUNDS ARMS WORKLOADS QUICK BASELINE NOBUILD HOST BOOTS A B
 PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT

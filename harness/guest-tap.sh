@@ -57,12 +57,15 @@ start_guest() {
 }
 
 # features_set OUT: the guest's sched/features, as its init printed them,
-# have each feature vm/run.sh asked for in OUT/sched-features.
+# are what vm/run.sh asked for in OUT/sched-features, written in order (of
+# NO_HRTICK and then HRTICK, HRTICK).
 features_set() {
 	local f line want
+	local -A last=()
 	line=$(grep -m1 'guest-init: sched/features: ' "$1/console.log") || return 1
 	want=$(cat "$1/sched-features")
-	for f in $want; do
+	for f in $want; do last[${f#NO_}]=$f; done
+	for f in "${last[@]}"; do
 		case " ${line#*: sched/features: } " in *" $f "*) ;; *) return 1 ;; esac
 	done
 }

@@ -66,9 +66,14 @@ tap "$r" "single-threaded TCG: the guest is asked for $RR_SCHED_FEATURES, noted 
 boot features-multi TCG_THREAD=multi
 case "$rc $args" in "0 "*sw_sched_features*) r=1 ;; "0 "*) r=0 ;; *) r=1 ;; esac
 tap "$r" "multi-threaded TCG: no scheduler features asked for" "exit $rc, QEMU args: $args"
-boot features-own TCG_THREAD=single SCHED_FEATURES="NEXT_BUDDY NO_HRTICK"
-case "$rc $args" in "0 "*"sw_sched_features=NEXT_BUDDY,NO_HRTICK "*) r=0 ;; *) r=1 ;; esac
-tap "$r" "SCHED_FEATURES='NEXT_BUDDY NO_HRTICK': the guest is asked for those" "exit $rc, QEMU args: $args"
+boot features-own TCG_THREAD=single SCHED_FEATURES="NEXT_BUDDY HRTICK"
+case "$rc $args" in "0 "*"sw_sched_features=$want,NEXT_BUDDY,HRTICK "*) r=0 ;; *) r=1 ;; esac
+tap "$r" "SCHED_FEATURES='NEXT_BUDDY HRTICK': the guest is asked for those after $RR_SCHED_FEATURES" \
+	"exit $rc, QEMU args: $args"
+boot features-own-multi TCG_THREAD=multi SCHED_FEATURES=NEXT_BUDDY
+case "$rc $args" in "0 "*"sw_sched_features=NEXT_BUDDY "*) r=0 ;; *) r=1 ;; esac
+tap "$r" "SCHED_FEATURES=NEXT_BUDDY, multi-threaded TCG: the guest is asked for that alone" \
+	"exit $rc, QEMU args: $args"
 
 boot multi ICOUNT=3 TCG_THREAD=multi
 r=1
