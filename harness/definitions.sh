@@ -102,14 +102,6 @@ SYSTEM_COUNTERS='ipi_resched ipi_call ctx_switches ttwu_count ttwu_local ttwu_wa
 # Multi-threaded TCG oopses when a static key is patched, as every switch
 # of SYNC_PAIR_AFFINE does (docs/torture.md), and has no icount clock.
 TCG_THREAD_DEFAULT='single'
-# Scheduler features a guest under single-threaded TCG boots with
-# (vm/run.sh; SCHED_FEATURES= adds to them). That TCG runs the vCPUs in turn
-# and, on the icount clock, ends a vCPU's turn whenever it re-arms its
-# local timer, which it does holding its CPU's hrtimer lock; HRTICK (on by
-# default since 7.x) re-arms it at every context switch, so a vCPU
-# switching a stacked pair hands the turn over only with that lock held,
-# and another spinning on it waits for ever (docs/torture.md).
-RR_SCHED_FEATURES='NO_HRTICK NO_HRTICK_DL'
 
 # The variables the targets read (make help describes each): make refuses
 # any other given on its command line.

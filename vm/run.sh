@@ -12,9 +12,8 @@
 #   TCG_THREAD  single | multi: TCG with one host thread for all vCPUs, or a
 #             thread per vCPU (default single: harness/definitions.sh)
 #   APPEND    extra kernel command line
-#   SCHED_FEATURES  sched/features the guest's init writes before CMD,
-#             after RR_SCHED_FEATURES (harness/definitions.sh) under
-#             single-threaded TCG: NEXT_BUDDY, say; HRTICK undoes NO_HRTICK
+#   SCHED_FEATURES  sched/features the guest's init writes before CMD
+#             (NEXT_BUDDY, say; default none: the kernel's own)
 #   TIMEOUT   seconds before the boot is killed (default 900)
 #   OUT       result directory (default build/vm/<time>-<flavour>-<topo>)
 #   KERNEL    image to boot (default the FLAVOUR's, kernel_image in harness/lib.sh)
@@ -171,13 +170,12 @@ watch_hang() {
 
 # qemu ACCEL_ARGS...: boot once; the exit status is qemu's (124: timeout).
 qemu() {
-	local pid rc=0 features=${SCHED_FEATURES:-}
-	case " $* " in
-	*thread=single*) features="$RR_SCHED_FEATURES $features" ;;
-	esac
+	local pid rc=0 features
 	# shellcheck disable=SC2086,SC2116 # the words, single-spaced
-	features=$(echo $features)
-	echo "$features" >"$out/sched-features"
+	features=$(echo ${SCHED_FEATURES:-})
+	# Empty where none: make check then expects no line of vm/guest-init.sh.
+	printf '%s' "${features:+$features
+}" >"$out/sched-features"
 	# Read by vm/guest-init.sh from its environment, as sw_repo is.
 	features=${features:+ sw_sched_features=$(printf %s "$features" | tr -s ' ' ,)}
 	# shellcheck disable=SC2086 # word lists
