@@ -149,6 +149,8 @@ host_meta() {
 	echo "host.kernel: $(uname -r)"
 	echo "host.date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "accel: $(cat "$1" 2>/dev/null || echo unknown)"
+	# The whole CPU model: it decides, say, the guest's spinlock (lib.sh).
+	echo "qemu cpu and accelerator: $({ accel_args "${ACCEL:-auto}" 2>/dev/null || echo "- unknown"; } | cut -d' ' -f2-)"
 	echo "vcpu pinning: $(cat "${1%/*}/pinning" 2>/dev/null || echo none)"
 	clock_meta "${1%/*}/clock"
 	features=$(cat "${1%/*}/sched-features" 2>/dev/null) || true

@@ -35,7 +35,7 @@ expect "vmx and /dev/kvm: auto picks KVM, host CPU, no TCG workaround" \
 	"kvm -accel kvm -cpu host" "$(TCG_THREAD=single args auto)"
 expect "vmx and /dev/kvm: make check boots one guest at a time" 1 "$(TCG_THREAD=single guest_jobs auto 3)"
 expect "vmx and /dev/kvm: ACCEL=tcg still gets TCG" \
-	"tcg -accel tcg,thread=single -cpu max,la57=off,-hypervisor" "$(TCG_THREAD=single args tcg)"
+	"tcg -accel tcg,thread=single -cpu max,la57=off,hypervisor=off" "$(TCG_THREAD=single args tcg)"
 
 host "svm" yes
 expect "svm and /dev/kvm: auto picks KVM" "kvm -accel kvm -cpu host" "$(args auto)"
@@ -43,7 +43,7 @@ expect "svm and /dev/kvm: auto picks KVM" "kvm -accel kvm -cpu host" "$(args aut
 # Our machines: no vmx/svm, but a /dev/kvm (kvm_pvm) that hangs a normal guest.
 host "hypervisor" yes
 expect "no vmx/svm, /dev/kvm present: auto keeps TCG, one thread, la57=off, no hypervisor bit" \
-	"tcg -accel tcg,thread=single -cpu max,la57=off,-hypervisor" "$(TCG_THREAD=single args auto)"
+	"tcg -accel tcg,thread=single -cpu max,la57=off,hypervisor=off" "$(TCG_THREAD=single args auto)"
 expect "no vmx/svm: make check boots its three guests at once" 3 "$(TCG_THREAD=single guest_jobs auto 3)"
 expect "no vmx/svm: at most 4 guests at once" 4 "$(TCG_THREAD=single guest_jobs auto 6)"
 expect "no vmx/svm, multi-threaded TCG: one guest at a time" 1 "$(TCG_THREAD=multi guest_jobs auto 3)"
@@ -73,11 +73,11 @@ tap "$rc" "ARCH=arm64: ACCEL=kvm stops, saying what to use" "got '$out'"
 # icount_args: QEMU's instruction-counting clock, only where QEMU has one.
 icount() { (icount_args "$@" 2>&1) || echo "exit $?"; }
 expect "icount under single-threaded TCG: shift N, idle time skipped" "-icount shift=3,sleep=off" \
-	"$(icount "tcg -accel tcg,thread=single -cpu max,la57=off,-hypervisor" 3)"
-for bad in "tcg -accel tcg,thread=multi -cpu max,la57=off,-hypervisor|3|needs single-threaded TCG" \
+	"$(icount "tcg -accel tcg,thread=single -cpu max,la57=off,hypervisor=off" 3)"
+for bad in "tcg -accel tcg,thread=multi -cpu max,la57=off,hypervisor=off|3|needs single-threaded TCG" \
 	"kvm -accel kvm -cpu host|3|only under TCG, not kvm" \
-	"tcg -accel tcg,thread=single -cpu max,la57=off,-hypervisor|10|use a shift of 0 to 9" \
-	"tcg -accel tcg,thread=single -cpu max,la57=off,-hypervisor|x|use a shift of 0 to 9"; do
+	"tcg -accel tcg,thread=single -cpu max,la57=off,hypervisor=off|10|use a shift of 0 to 9" \
+	"tcg -accel tcg,thread=single -cpu max,la57=off,hypervisor=off|x|use a shift of 0 to 9"; do
 	IFS='|' read -r line n want <<<"$bad"
 	out=$(icount "$line" "$n")
 	case "$out" in *"$want"*"exit 1") rc=0 ;; *) rc=1 ;; esac

@@ -134,7 +134,8 @@ number GUEST_JOBS 1 4
 number BOOTS 1 100
 number DURATION 1 10080
 number REPEATS 1 100
-for f in ${SCHED_FEATURES:-}; do
+read -ra features <<<"${SCHED_FEATURES:-}"
+for f in "${features[@]}"; do
 	case "$f" in
 	*[!A-Z0-9_]* | [!A-Z]*) die "SCHED_FEATURES: '$f' is no sched/features name: write e.g. NEXT_BUDDY or NO_HRTICK" ;;
 	esac

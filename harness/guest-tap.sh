@@ -58,7 +58,7 @@ start_guest() {
 
 # features_set OUT: the guest's sched/features, as its init printed them,
 # are what vm/run.sh asked for in OUT/sched-features, written in order (of
-# NO_HRTICK and then HRTICK, HRTICK).
+# HRTICK and then NO_HRTICK, the last).
 features_set() {
 	local f line want
 	local -A last=()
@@ -95,7 +95,7 @@ guest_results() {
 			echo "the end of $out/console.log:"
 			tail -15 "$out/console.log" 2>/dev/null || echo "(no console log)"
 			if [ -f "$out/hang.txt" ]; then
-				echo "where its vCPUs were 30 s before the timeout ($out/hang.txt):"
+				echo "where its vCPUs were shortly before the timeout ($out/hang.txt):"
 				cat "$out/hang.txt"
 			fi
 		} | sed 's/^/    /' >>"$results/failures.txt"

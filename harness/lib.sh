@@ -273,7 +273,7 @@ accel_args() {
 	# identify_cpu() has cleared the boot CPU's feature bits makes KASAN
 	# check direct-map addresses against the 4-level layout and report a
 	# false "wild-memory-access"; TCG is slow enough to hit that window.
-	# -hypervisor: an x86 guest that sees the hypervisor bit and no
+	# hypervisor=off: an x86 guest that sees the hypervisor bit and no
 	# paravirtual spinlocks takes its spinlocks by test-and-set
 	# (virt_spin_lock()), which is unfair; single-threaded TCG hands the
 	# turn from a vCPU at the same point of its code again and again, and
@@ -284,7 +284,7 @@ accel_args() {
 	tcg)
 		case "$ARCH" in
 		arm64) echo "tcg -accel tcg,thread=$TCG_THREAD -cpu max,pauth-impdef=on" ;;
-		*) echo "tcg -accel tcg,thread=$TCG_THREAD -cpu max,la57=off,-hypervisor" ;;
+		*) echo "tcg -accel tcg,thread=$TCG_THREAD -cpu max,la57=off,hypervisor=off" ;;
 		esac
 		;;
 	*) die "unknown ACCEL=$mode: use auto, kvm or tcg" ;;

@@ -39,11 +39,15 @@ mkdir -p "$results"
 build_for_guests
 
 # A run's TAP in a file of its own in the guest's result directory
-# ($RESULTS, vm/guest-init.sh): one plan per file for the summary.
+# ($RESULTS, vm/guest-init.sh): one plan per file for the summary. Through
+# one writer a line at a time, as vm/guest-init.sh does for output.log:
+# kselftest's runner appends the programs' output through a handle of its
+# own, and a byte at a time.
 for topo in $TOPOS; do
 	cmd="i=1; while [ \$i -le $REPEATS ]; do"
-	cmd+=" SW_JUDGE_SHARES=1 sh $(sq "$REPO/vm/guest-check.sh") $topo $(sq "$(kselftest_dir)") $tests"
-	cmd+=" >\"\$RESULTS/repeat-\$i.log\" 2>&1; echo \"# repeat \$i: exit \$?\"; i=\$((i + 1)); done"
+	cmd+=" { SW_JUDGE_SHARES=1 sh $(sq "$REPO/vm/guest-check.sh") $topo $(sq "$(kselftest_dir)") $tests;"
+	cmd+=" echo \"# repeat \$i: exit \$?\"; } 2>&1 | sed -u '' >\"\$RESULTS/repeat-\$i.log\";"
+	cmd+=" i=\$((i + 1)); done"
 	# A generous limit per run: a hung one is what this is for to find.
 	start_guest "$topo" "$topo" "" $((600 + REPEATS * 600)) "$cmd"
 done
@@ -55,5 +59,8 @@ for topo in $TOPOS; do
 	expect "boot $topo: $REPEATS runs of placement and promise, each with its log" \
 		test "$n" = "$REPEATS"
 done
-"$PYTHON" "$REPO/harness/repeats.py" "$results" | tee "$results/repeats.txt" >&2
-finish "$results"/*/repeat-*.log
+"$PYTHON" "$REPO/harness/repeats.py" "$results" | tee "$results/repeats.txt" >&2 || true
+shopt -s nullglob
+logs=("$results"/*/repeat-*.log)
+shopt -u nullglob
+finish "${logs[@]}"

@@ -5,10 +5,11 @@
 
 Reads <topology>/repeat-<n>.log under each run directory (one run of the
 placement and promise programs each). For every test case: how many runs
-passed and failed. For every value a test holds to a bound (the lines
+passed, failed and skipped (and each program, whose crash or timeout
+shows only there). For every value a test holds to a bound (the lines
 expect_bound() in sync_wakeup_placement.c writes, "LABEL: WHAT V, bounds
 [LO, HI]"): its minimum and maximum over the runs, the bound, and the
-margin left on each side (negative: outside). Exits 2 on a directory
+margin left below and above (negative: outside). Exits 2 on a directory
 without such logs; a failure shows in the table, not in the status (the
 TAP summary counts it).
 """
@@ -17,21 +18,28 @@ import pathlib
 import re
 import sys
 
-CASE = re.compile(r"^# (?P<not>not )?ok \d+ (?P<case>\w+\.\w+)")
+CASE = re.compile(r"^# (?P<not>not )?ok \d+ (?P<case>\w+\.\w+)(?P<skip> # SKIP)?")
+# run_kselftest.sh's line for a whole program: a crash or a timeout shows
+# only here.
+PROGRAM = re.compile(r"^(?P<not>not )?ok \d+ selftests: \S+: (?P<prog>\w+)(?P<rest>.*)$")
 BOUND = re.compile(r"^# # (?P<file>sync_wakeup_\w+)\.c:\d+:(?P<test>\w+):(?P<label>.+?): "
                    r"(?P<what>[^:]+?) (?P<v>-?[\d.]+), bounds \[(?P<lo>-?[\d.]+), (?P<hi>-?[\d.]+)\]")
 
 
 def read(logs):
-    """({(topo, case): [passed, failed]}, {(topo, test, label, what, lo, hi): [values]})"""
-    cases = collections.defaultdict(lambda: [0, 0])
+    """({(topo, case): [passed, failed, skipped]},
+    {(topo, test, label, what, lo, hi): [values]}); a program counts as
+    a case of its own name."""
+    cases = collections.defaultdict(lambda: [0, 0, 0])
     bounds = collections.defaultdict(list)
     for log in logs:
         topo = log.parent.name
         for line in log.read_text(errors="replace").splitlines():
-            m = CASE.match(line)
+            m = CASE.match(line) or PROGRAM.match(line)
             if m:
-                cases[(topo, m["case"])][1 if m["not"] else 0] += 1
+                name = m.groupdict().get("case") or m["prog"]
+                skip = m.groupdict().get("skip") or "# SKIP" in (m.groupdict().get("rest") or "")
+                cases[(topo, name)][2 if skip else 1 if m["not"] else 0] += 1
                 continue
             m = BOUND.match(line)
             if m:
@@ -55,19 +63,20 @@ def main(dirs):
     runs = collections.Counter(log.parent.name for log in logs)
     print("Runs per topology: " + ", ".join(f"{t} {n}" for t, n in sorted(runs.items())))
     print()
-    print(f"{'topology':8} {'test case':42} passed failed")
-    for (topo, case), (ok, bad) in sorted(cases.items()):
-        print(f"{topo:8} {case:42} {ok:6} {bad:6}{'  <-' if bad else ''}")
+    print(f"{'topology':8} {'program or test case':42} passed failed skipped")
+    for (topo, case), (ok, bad, skipped) in sorted(cases.items()):
+        print(f"{topo:8} {case:42} {ok:6} {bad:6} {skipped:7}{'  <-' if bad else ''}")
     print()
+    # Margins on each side: min - low bound, high bound - max.
     print(f"{'topology':8} {'test':28} {'arm: value':62} runs  min    max    "
-          f"bound         margin")
+          f"bound         margins")
     for key, values in sorted(bounds.items()):
         topo, test, label, what, lo, hi = key
         low, high = min(values), max(values)
-        margin = min(low - lo, hi - high)
+        below, above = low - lo, hi - high
         print(f"{topo:8} {test:28} {(label + ': ' + what)[:62]:62} {len(values):4}  "
-              f"{low:.3f}  {high:.3f}  [{lo:.2f}, {hi:.2f}]  {margin:+.3f}"
-              f"{'  <-' if margin < 0 else ''}")
+              f"{low:.3f}  {high:.3f}  [{lo:.2f}, {hi:.2f}]  {below:+.3f} {above:+.3f}"
+              f"{'  <-' if min(below, above) < 0 else ''}")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Does vm/hang-snapshot.py read each vCPU's place from a real QEMU and name
 # it from System.map, and does vm/run.sh take the snapshot of a guest that
-# outruns its TIMEOUT? QEMU waits paused at the reset vector (ip 0xfff0) for
-# the first; a stand-in QEMU that never finishes plays the hung guest for
-# the second. TAP on stdout.
+# outruns its TIMEOUT, and only of such a guest? QEMU waits paused at the
+# reset vector (ip 0xfff0) for the first; a stand-in QEMU plays the guest
+# for the others. TAP on stdout.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../harness/lib.sh"
@@ -36,7 +36,9 @@ r=1
 tap "$r" "hang-snapshot with no QEMU behind the socket: says so, exits 0 (the kill still follows)" \
 	"exit $rc: $out"
 
-# vm/run.sh: a stand-in QEMU that hangs until the snapshot is written.
+# vm/run.sh: a stand-in QEMU that runs until the snapshot is written, then
+# ends with STUB_RC: 124, as timeout(1) reports a guest it killed, or 0, a
+# guest that finished in its last seconds.
 mkdir "$scratch/bin" "$scratch/root" "$scratch/root/sbin"
 : >"$scratch/bzImage"
 cat >"$scratch/bin/qemu-system-x86_64" <<'STUB'
@@ -45,18 +47,27 @@ for a in "$@"; do
 	case "$a" in *id=results,path=*) out=${a#*path=} && out=${out%%,*} ;; esac
 done
 for _ in $(seq 100); do
-	[ -s "$out/hang.txt" ] && exit 0
+	[ -s "$out/hang.txt" ] && exit "$STUB_RC"
 	sleep 0.1
 done
 STUB
 chmod +x "$scratch/bin/qemu-system-x86_64"
-rc=0
-env -u ICOUNT -u CLOCK PATH="$scratch/bin:$PATH" ACCEL=tcg TIMEOUT=32 KERNEL="$scratch/bzImage" \
-	GUEST_ROOT="$scratch/root" OUT="$scratch/out" CMD=true \
-	"$REPO/vm/run.sh" >"$scratch/run.log" 2>&1 || rc=$?
+# stub_boot NAME RC: vm/run.sh with the stand-in, 2 s before the snapshot.
+stub_boot() {
+	rc=0
+	env -u ICOUNT -u CLOCK -u SCHED_FEATURES PATH="$scratch/bin:$PATH" STUB_RC="$2" ACCEL=tcg \
+		TIMEOUT=32 KERNEL="$scratch/bzImage" GUEST_ROOT="$scratch/root" OUT="$scratch/$1" \
+		CMD=true "$REPO/vm/run.sh" >"$scratch/$1.log" 2>&1 || rc=$?
+}
+stub_boot timeout 124
 r=1
-grep -qs "QEMU did not answer" "$scratch/out/hang.txt" && r=0
-tap "$r" "vm/run.sh writes OUT/hang.txt for a guest still running 30 s before its TIMEOUT" \
-	"exit $rc; hang.txt: $(cat "$scratch/out/hang.txt" 2>/dev/null || echo none); log: $(tail -3 "$scratch/run.log")"
+grep -qs "QEMU did not answer" "$scratch/timeout/hang.txt" && r=0
+tap "$r" "vm/run.sh keeps OUT/hang.txt of a guest killed for its time, taken 30 s before" \
+	"exit $rc; hang.txt: $(cat "$scratch/timeout/hang.txt" 2>/dev/null || echo none); log: $(tail -3 "$scratch/timeout.log")"
+stub_boot finished 0
+r=1
+[ ! -e "$scratch/finished/hang.txt" ] && r=0
+tap "$r" "vm/run.sh drops the snapshot of a guest that finished after it" \
+	"exit $rc; log: $(tail -3 "$scratch/finished.log")"
 
 tap_end hang-snapshot-test

@@ -86,13 +86,8 @@ class Symbols:
 
 
 def cpu_indices(info_cpus):
-    """The vCPU numbers of "info cpus", and which of them QEMU says are halted."""
-    cpus = []
-    for line in info_cpus.splitlines():
-        m = re.search(r"CPU #(\d+):.*", line)
-        if m:
-            cpus.append((int(m.group(1)), "(halted)" in line))
-    return cpus
+    """The vCPU numbers of "info cpus"."""
+    return [int(m.group(1)) for m in re.finditer(r"CPU #(\d+):", info_cpus)]
 
 
 def register(regs, name):
@@ -118,8 +113,9 @@ def snapshot(qmp, syms):
     out = []
     info = qmp.hmp("info cpus")
     out.append(info.rstrip())
-    for cpu, halted in cpu_indices(info):
+    for cpu in cpu_indices(info):
         regs = qmp.hmp("info registers", cpu)
+        halted = register(regs, "HLT") == 1  # x86 only
         rip, rsp = register(regs, "[RE]IP"), register(regs, "[RE]SP")
         if rip is None:  # arm64
             rip, rsp = register(regs, "PC"), register(regs, "SP")

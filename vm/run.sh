@@ -54,7 +54,7 @@ root=${GUEST_ROOT:-$(guest_root)}
 out=${OUT:-$BUILD/vm/$(date +%Y%m%d-%H%M%S)-$FLAVOUR-$TOPO}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out/exit-code" "$out/output.log" "$out/console.log"
+rm -f "$out/exit-code" "$out/output.log" "$out/console.log" "$out/hang.txt"
 printf '%s\n' "$CMD" >"$out/cmd.sh"
 
 smp=$(topology_args "$TOPO") || exit 1
@@ -151,28 +151,30 @@ capacity_dtb() {
 	machine+=(-dtb "$dtb")
 }
 
-# watch_hang PID: if QEMU (PID) is still running SNAPSHOT_LEAD seconds
-# before its TIMEOUT, write where each vCPU is to $out/hang.txt: a silent
-# hang leaves nothing else to read. Polls, so it ends with QEMU.
+# watch_hang PID: if QEMU (PID) still runs SNAPSHOT_LEAD seconds before
+# its TIMEOUT, write where each vCPU is to $out/hang.txt: a silent hang
+# leaves nothing else to read. Polls, so it ends with QEMU; the deadline
+# is bash's clock, which the polls' own delays cannot push back.
 SNAPSHOT_LEAD=30
 watch_hang() {
-	local pid=$1 waited=0 map
+	local pid=$1 deadline=$((SECONDS + TIMEOUT - SNAPSHOT_LEAD)) taken=0 map
 	map="$(dirname "$kernel")/System.map"
 	[ -f "$map" ] || map="$(kernel_dir "$FLAVOUR")/System.map"
 	while kill -0 "$pid" 2>/dev/null; do
-		if [ "$waited" = $((TIMEOUT - SNAPSHOT_LEAD)) ]; then
+		if [ "$taken" = 0 ] && [ "$SECONDS" -ge "$deadline" ]; then
 			"$REPO/vm/hang-snapshot.py" "$qmp_dir/qmp.sock" "$map" >"$out/hang.txt" 2>&1 || true
+			taken=1
 		fi
 		sleep 1
-		waited=$((waited + 1))
 	done
 }
 
 # qemu ACCEL_ARGS...: boot once; the exit status is qemu's (124: timeout).
 qemu() {
 	local pid rc=0 features
-	# shellcheck disable=SC2086,SC2116 # the words, single-spaced
-	features=$(echo ${SCHED_FEATURES:-})
+	local -a words
+	read -ra words <<<"${SCHED_FEATURES:-}"
+	features=${words[*]}
 	# Empty where none: make check then expects no line of vm/guest-init.sh.
 	printf '%s' "${features:+$features
 }" >"$out/sched-features"
@@ -194,6 +196,9 @@ qemu() {
 	pid=$!
 	watch_hang "$pid" &
 	wait "$pid" || rc=$?
+	wait
+	# A snapshot is of a guest killed for its time only.
+	[ "$rc" = 124 ] || [ "$rc" = 137 ] || rm -f "$out/hang.txt"
 	return "$rc"
 }
 

@@ -1012,9 +1012,8 @@ static long expect_judged(struct __test_metadata *_metadata, const char *label,
 	EXPECT_EQ(0, c.v[SW_HINT_ONLY])
 		TH_LOG("%s: hint_only after the record filled", label);
 	if (min_dropped > 0)
-		EXPECT_LE(min_dropped, dropped)
-			TH_LOG("%s: hint_dropped %.3f of the judged decisions, under %.2f",
-			       label, dropped, min_dropped);
+		expect_bound(_metadata, label, "hint_dropped share of the judged decisions",
+			     dropped, min_dropped, 1);
 	return c.n - c.v[SW_HINT_DROPPED] - c.v[SW_HINT_ONLY];
 }
 
