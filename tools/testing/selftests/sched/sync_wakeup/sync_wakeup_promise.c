@@ -389,10 +389,12 @@ static int task_wakeups(pid_t pid, long *wakeups, long *sync)
 /*
  * no-sync drops the hint for the whole wakeup, as a caller that passed
  * none: ttwu_stat() does not count a wakeup it decided in nr_wakeups_sync.
- * A child echoes what this process writes into a pipe, and blocks for
- * nothing else, so each of its wakeups is a sync one by this process:
- * those not counted as sync must be exactly the decisions the trace shows
- * for it (one woken while still queued is not decided and keeps the flag).
+ * A child echoes what this process writes into a pipe: its wakeups are
+ * sync ones by this process, bar a wait for anything else (a pipe's
+ * mutex, a page read in over 9p), whose wakeup never had the flag. Every decision the trace shows for it
+ * is then one of its wakeups not counted as sync (one woken while still
+ * queued is not decided and keeps the flag). Without the flag cleared,
+ * none of the decided wakeups would be among those.
  */
 TEST_F_TIMEOUT(promise, no_sync_drops_the_flag, PROMISE_TIMEOUT)
 {
@@ -410,7 +412,7 @@ TEST_F_TIMEOUT(promise, no_sync_drops_the_flag, PROMISE_TIMEOUT)
 	if (!pid) {
 		close(to[1]);
 		close(from[0]);
-		/* Ready: from here on it blocks in nothing but read(). */
+		/* Ready: from here on it blocks in read() and write() only. */
 		if (write(from[1], &c, 1) == 1)
 			while (read(to[0], &c, 1) == 1 && write(from[1], &c, 1) == 1)
 				;
@@ -446,7 +448,9 @@ TEST_F_TIMEOUT(promise, no_sync_drops_the_flag, PROMISE_TIMEOUT)
 	if (!dropped && s1 - s0 == w1 - w0)
 		SKIP(return, "no wakeup of the child was decided");
 	ASSERT_LT(0, dropped);
-	EXPECT_EQ(dropped, (w1 - w0) - (s1 - s0));
+	EXPECT_LE(dropped, (w1 - w0) - (s1 - s0))
+		TH_LOG("%ld decisions dropped the hint, only %ld wakeups not counted as sync",
+		       dropped, (w1 - w0) - (s1 - s0));
 }
 
 TEST_HARNESS_MAIN
