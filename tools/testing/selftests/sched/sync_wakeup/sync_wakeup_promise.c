@@ -391,10 +391,11 @@ static int task_wakeups(pid_t pid, long *wakeups, long *sync)
  * none: ttwu_stat() does not count a wakeup it decided in nr_wakeups_sync.
  * A child echoes what this process writes into a pipe: its wakeups are
  * sync ones by this process, bar a wait for anything else (a pipe's
- * mutex, a page read in over 9p), whose wakeup never had the flag. Every decision the trace shows for it
- * is then one of its wakeups not counted as sync (one woken while still
- * queued is not decided and keeps the flag). Without the flag cleared,
- * none of the decided wakeups would be among those.
+ * mutex, a page read in over 9p), whose wakeup never had the flag. Every
+ * decision the trace shows for it is then one of its wakeups not counted
+ * as sync (one woken while still queued is not decided and keeps the
+ * flag). Without the flag cleared, none of the decided wakeups would be
+ * among those.
  */
 TEST_F_TIMEOUT(promise, no_sync_drops_the_flag, PROMISE_TIMEOUT)
 {
