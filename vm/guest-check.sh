@@ -17,10 +17,13 @@ feature_listed() {
 }
 
 # Domain names of cpu0, innermost first: "SMT MC", "MC PKG", ...
-# debugfs lists the domains only once sched/verbose is set.
+# debugfs lists the domains only once sched/verbose is set; it is cleared
+# again because verbose also prints every domain rebuild, which floods the
+# console during the torture's hotplug until printk drops lines.
 domains() {
 	echo Y >/sys/kernel/debug/sched/verbose
 	cat /sys/kernel/debug/sched/domains/cpu0/domain*/name 2>/dev/null | tr '\n' ' ' | sed 's/ $//'
+	echo N >/sys/kernel/debug/sched/verbose
 }
 
 packages() {
