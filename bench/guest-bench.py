@@ -193,12 +193,21 @@ def read_counters():
 
 # --- the system's own counters, around every run -----------------------------
 
+# /proc/schedstat's domain lines by version: the words before the counters
+# (the span; version 17 names the domain first) and the load-balance
+# counters per idle type (17 split lb_imbalance in four). After the three
+# idle types: alb_count, alb_failed, alb_pushed, three sbe, three sbf,
+# ttwu_wake_remote, ttwu_move_affine. Documentation/scheduler/sched-stats.rst.
+SCHEDSTAT_LAYOUTS = {"version 16": (1, 8, 4), "version 17": (2, 11, 7)}
+
+
 def sample_system(schedstat):
     """Whole-system counters now (SYSTEM_COUNTERS): IPIs (rescheduling;
-    function calls, how a wakelisted wakeup arrives), context switches, and
-    from /proc/schedstat (version 16) wakeups, wakeups on the waking CPU,
-    wakeups of a task last on another CPU, wake_affine() moves, load-balance
-    migrations and the wait of runnable tasks (ns). None where not counted."""
+    function calls, how a wakelisted wakeup arrives), context switches, and,
+    given the layout of /proc/schedstat (SCHEDSTAT_LAYOUTS), wakeups, wakeups
+    on the waking CPU, wakeups of a task last on another CPU, wake_affine()
+    moves, load-balance migrations and the wait of runnable tasks (ns). None
+    where not counted."""
     s = dict.fromkeys(SYSTEM_COUNTERS)
     # By the description, the same on every architecture (x86 names the
     # lines RES: and CAL:, arm64 IPI0: and IPI1:).
@@ -218,23 +227,33 @@ def sample_system(schedstat):
         for line in f:
             if line.startswith("ctxt "):
                 s["ctx_switches"] = int(line.split()[1])
-    if not schedstat:
-        return s
-    for k in ("ttwu_count", "ttwu_local", "ttwu_wake_remote", "ttwu_move_affine",
-              "lb_migrations", "run_delay_ns"):
-        s[k] = 0
-    with open("/proc/schedstat", encoding="utf-8") as f:
-        for line in f:
-            name, *f_ = line.split() or [""]
-            if re.match(r"cpu[0-9]", name):
-                s["ttwu_count"] += int(f_[4])
-                s["ttwu_local"] += int(f_[5])
-                s["run_delay_ns"] += int(f_[7])
-            elif re.match(r"domain[0-9]", name):
-                s["ttwu_wake_remote"] += int(f_[34])
-                s["ttwu_move_affine"] += int(f_[35])
-                s["lb_migrations"] += int(f_[5]) + int(f_[13]) + int(f_[21]) + int(f_[27])
+    if schedstat:
+        with open("/proc/schedstat", encoding="utf-8") as f:
+            s.update(schedstat_counts(f, schedstat))
     return s
+
+
+def schedstat_counts(lines, layout):
+    """The SYSTEM_COUNTERS /proc/schedstat gives, summed over CPUs and
+    domains, from its lines in the layout of SCHEDSTAT_LAYOUTS."""
+    lead, per_type, gained = layout
+    after_lb = lead + 3 * per_type
+    c = dict.fromkeys(("ttwu_count", "ttwu_local", "ttwu_wake_remote", "ttwu_move_affine",
+                       "lb_migrations", "run_delay_ns"), 0)
+    for line in lines:
+        name, *f_ = line.split() or [""]
+        if re.match(r"cpu[0-9]", name):
+            c["ttwu_count"] += int(f_[4])
+            c["ttwu_local"] += int(f_[5])
+            c["run_delay_ns"] += int(f_[7])
+        elif re.match(r"domain[0-9]", name):
+            c["ttwu_wake_remote"] += int(f_[after_lb + 9])
+            c["ttwu_move_affine"] += int(f_[after_lb + 10])
+            # Tasks pulled by load balance in each idle type, and pushed
+            # by active balance.
+            c["lb_migrations"] += sum(int(f_[lead + t * per_type + gained]) for t in range(3))
+            c["lb_migrations"] += int(f_[after_lb + 2])
+    return c
 
 
 def system_delta(before, after):
@@ -246,7 +265,7 @@ class Bench:
     def __init__(self, s, results):
         self.s = s
         self.results = results
-        self.schedstat = False
+        self.schedstat = None
         self.schedstat_was = ""
         self.policy_was = ""
         self.feature_was = "NO_SYNC_PAIR_AFFINE"
@@ -300,12 +319,13 @@ class Bench:
         if not (os.access(knob, os.W_OK) and os.access("/proc/schedstat", os.R_OK)):
             return
         v = read_line("/proc/schedstat")
-        if v != "version 16":
-            self.progress(f"/proc/schedstat is '{v}', not version 16: no schedstats figures")
+        if v not in SCHEDSTAT_LAYOUTS:
+            self.progress(f"/proc/schedstat is '{v}', not one of {', '.join(SCHEDSTAT_LAYOUTS)}: "
+                          "no schedstats figures")
             return
         self.schedstat_was = read_line(knob)
         write(knob, "1", "1 (kernel.sched_schedstats)")
-        self.schedstat = True
+        self.schedstat = SCHEDSTAT_LAYOUTS[v]
 
     # -- the servers of sockperf, tbench and iperf3, started once each
     def start_server(self, name):

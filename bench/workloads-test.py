@@ -4,10 +4,14 @@ always has? TAP on stdout; exits 1 on a failure.
 
 bench/testdata/runs.log holds one run of each workload as a bench guest
 captured it (flat, icount clock, 2026-12-03), expected.csv the figures
-raw.csv got for those runs. With arguments, RUNS_LOG RAW_CSV of a whole
+raw.csv got for those runs. schedstat-*-smt are /proc/schedstat of a 6.12
+(version 16) and a 7.3 (version 17) test guest on smt after a pipe and a
+hackbench run (2026-12-06); the counters guest-bench.py must read from them
+were summed with awk from the field numbers of sched-stats.rst. With arguments, RUNS_LOG RAW_CSV of a whole
 bench are re-parsed too: every measured run must give its raw.csv rows.
 """
 import csv
+import importlib.util
 import os
 import sys
 
@@ -86,6 +90,26 @@ def main(argv):
     tap(metrics == [("received", "0.00", "Mbit/s", "higher"), ("lost", "100.000000", "%", "lower")]
         and ops == "0" and wl.check("udp-stream", metrics, ops) is None,
         "udp-stream: every datagram lost (1e+02%) is a result", (metrics, ops))
+
+    # ttwu_wake_remote is ttwu_count - ttwu_local in both: the columns agree.
+    spec = importlib.util.spec_from_file_location("guest_bench", os.path.join(HERE, "guest-bench.py"))
+    gb = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gb)
+    schedstats = {
+        "6.12": ("version 16", dict(ttwu_count=12133, ttwu_local=5067, ttwu_wake_remote=7066,
+                                    ttwu_move_affine=4477, lb_migrations=153,
+                                    run_delay_ns=73326351492)),
+        "7.3": ("version 17", dict(ttwu_count=10061, ttwu_local=3379, ttwu_wake_remote=6682,
+                                   ttwu_move_affine=4863, lb_migrations=119,
+                                   run_delay_ns=72611543196)),
+    }
+    for base, (version, want) in schedstats.items():
+        with open(os.path.join(HERE, "testdata", f"schedstat-{base}-smt"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        got = gb.schedstat_counts(lines, gb.SCHEDSTAT_LAYOUTS[lines[0]])
+        tap(lines[0] == version and got == want,
+            f"/proc/schedstat of {base} ({version}) gives the counters at sched-stats.rst's fields",
+            f"{lines[0]}: got {got}, want {want}")
 
     for log, raw in zip(argv[1::2], argv[2::2]):
         with open(raw, encoding="utf-8") as f:
