@@ -91,7 +91,7 @@ bench-overhead: vars
 # only Python and scipy.
 ifeq ($(filter compare,$(MAKECMDGOALS)),compare)
 ifeq ($(and $(A),$(B)),)
-$(error make compare needs A=DIR and B=DIR, two results directories (raw.csv in each), e.g. A=results/reference/flat B=results/<date-time>/flat)
+$(error make compare needs A=DIR and B=DIR, two results directories (raw.csv in each), e.g. A=results/reference/7.3/flat B=results/<date-time>/flat)
 endif
 endif
 compare: vars

@@ -114,11 +114,13 @@ analyze boots "$scratch/boot1.csv" "$scratch/boot2.csv"
 not_paired() { head -1 "$scratch/boots/summary.csv" | grep -q ',paired_n,' && [ -z "$(csv boots arm paired_n)" ]; }
 expect boots "runs of two boots are not paired" not_paired
 
-# The committed references, analysed again: the same tables and summary,
-# but for the line that names where raw.csv was (a path of the run's).
+# The committed references of every base, analysed again: the same tables
+# and summary, but for the line that names where raw.csv was (a path of
+# the run's).
 same_as_reference() {
-	local ref=$REPO/results/reference/$1 out=$scratch/ref-$1 base=hint-only f
-	[ "$1" != overhead ] || base=base
+	local ref=$1 out=$scratch/ref base=hint-only f
+	[ "${ref##*/}" != overhead ] || base=base
+	rm -rf "$out"
 	"$PYTHON" "$BENCH/analyze.py" --baseline "$base" --no-plot --out "$out" \
 		--title "$(sed -n '1s/^# //p' "$ref/table.md")" "$ref/raw.csv" >/dev/null || return 1
 	for f in table.md summary.csv; do
@@ -126,10 +128,16 @@ same_as_reference() {
 		diff <(grep -v ' measurements from ' "$ref/$f") <(grep -v ' measurements from ' "$out/$f") || return 1
 	done
 }
-for ref in flat smt llc2 overhead; do
-	same_as_reference "$ref" >"$scratch/ref-$ref.diff" 2>&1 && rc=0 || rc=1
-	tap "$rc" "results/reference/$ref analysed again gives its table.md and summary.csv" \
-		"$(cat "$scratch/ref-$ref.diff")"
+for b in $BASES; do
+	[ -s "$REPO/results/reference/$b/flat/raw.csv" ] && rc=0 || rc=1
+	tap "$rc" "results/reference/$b has a flat run, which its cover letter quotes"
+	for ref in "$REPO/results/reference/$b"/*/; do
+		ref=${ref%/}
+		[ -f "$ref/raw.csv" ] || continue
+		same_as_reference "$ref" >"$scratch/ref.diff" 2>&1 && rc=0 || rc=1
+		tap "$rc" "${ref#"$REPO"/} analysed again gives its table.md and summary.csv" \
+			"$(cat "$scratch/ref.diff")"
+	done
 done
 
 # bench/defs.py reads harness/definitions.sh as the shell does: every name,
@@ -143,10 +151,12 @@ for k, v in DEFS.items(): print(k + "=" + " ".join(v))')
 tap "$rc" "bench/defs.py reads harness/definitions.sh as the shell does" \
 	"$(diff <(echo "$shell_view") <(echo "$python_view"))"
 
-# The cross-topology tables of results/reference/README.md are the ones
-# the committed summaries give.
-out=$("$PYTHON" "$BENCH/reftables.py" --check "$REPO/results/reference" 2>&1) && rc=0 || rc=1
-tap "$rc" "results/reference/README.md's tables are what bench/reftables.py makes of the summaries" "$out"
+# The cross-topology tables of each base's README.md are the ones its
+# committed summaries give.
+for b in $BASES; do
+	out=$("$PYTHON" "$BENCH/reftables.py" --check "$REPO/results/reference/$b" 2>&1) && rc=0 || rc=1
+	tap "$rc" "results/reference/$b/README.md's tables are what bench/reftables.py makes of the summaries" "$out"
+done
 
 # The cover letter's pipe table is table.md's, arm by arm: the time from
 # its summary, beside it the placement from its profile of the same runs.
@@ -157,14 +167,14 @@ want=$(awk -F'|' '
 	on == "s" && /^\| [a-z]/ && t($2) != "arm" { time[t($2)] = t($3); arm[++n] = t($2) }
 	on == "p" && /^\| [a-z]/ && t($2) != "arm" { prof[t($2)] = t($3) " | " t($7) " | " t($12) " | " t($14) }
 	END { for (i = 1; i <= n; i++) print "| " arm[i] " | " time[arm[i]] " | " prof[arm[i]] " |" }
-' "$REPO/results/reference/flat/table.md")
-got=$("$PYTHON" "$BENCH/reftables.py" --cover flat "$REPO/results/reference" 2>&1 |
+' "$REFERENCE/flat/table.md")
+got=$("$PYTHON" "$BENCH/reftables.py" --cover flat "$REFERENCE" 2>&1 |
 	awk '/^pipe, / { on = 1; next } on && /^$/ && n { exit } on && /^\| [a-z]/ && !/^\| arm / { print; n++ }')
 [ -n "$want" ] && [ "$want" = "$got" ] && rc=0 || rc=1
 tap "$rc" "the cover letter's pipe table gives table.md's times and placement" \
 	"$(diff <(echo "$want") <(echo "$got"))"
 rc=1
-if ! out=$("$PYTHON" "$BENCH/reftables.py" --cover nosuch "$REPO/results/reference" 2>&1); then
+if ! out=$("$PYTHON" "$BENCH/reftables.py" --cover nosuch "$REFERENCE" 2>&1); then
 	grep -q "nosuch/summary.csv is missing" <<<"$out" && rc=0
 fi
 tap "$rc" "reftables.py --cover refuses a topology without results" "$out"
@@ -175,10 +185,10 @@ awk -F, -v OFS=, -v dir="$scratch" '
 	NR == 1 { print >dir "/ov-base.csv"; print >dir "/ov-patched.csv"; next }
 	$3 == "base" { $3 = "off"; print >dir "/ov-base.csv" }
 	$3 == "patched-off" { $3 = "off"; print >dir "/ov-patched.csv" }
-' "$REPO/results/reference/overhead/raw.csv"
+' "$REPO/results/reference/6.12/overhead/raw.csv"
 "$PYTHON" "$BENCH/compare.py" --names base patched-off --out "$scratch/ov" \
 	--a "$scratch/ov-base.csv" --b "$scratch/ov-patched.csv" >/dev/null
-want=$(grep -E '^\| patched-off \| [0-9]+ \| ' "$REPO/results/reference/overhead/table.md" | cut -d'|' -f8 | xargs -d'\n' -n1 echo)
+want=$(grep -E '^\| patched-off \| [0-9]+ \| ' "$REPO/results/reference/6.12/overhead/table.md" | cut -d'|' -f8 | xargs -d'\n' -n1 echo)
 got=$(grep '^| [a-z0-9-]* | [a-z-]* (' "$scratch/ov/compare.md" | cut -d'|' -f10 | xargs -d'\n' -n1 echo)
 [ -n "$want" ] && [ "$want" = "$got" ] && rc=0 || rc=1
 tap "$rc" "compare.py gives the overhead reference's changes and intervals" "want: $want"$'\n'"got: $got"

@@ -131,6 +131,9 @@ def main():
         print("\n".join(new))
         return
     readme = os.path.join(args.root, "README.md")
+    if not os.path.exists(readme):
+        an.die(f"{readme} is missing: write one with the marker lines {BEGIN} and {END}, "
+               "then --write")
     with open(readme, encoding="utf-8") as f:
         lines = f.read().split("\n")
     if BEGIN not in lines or END not in lines:

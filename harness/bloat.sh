@@ -3,6 +3,8 @@
 # the unpatched base and the patched tree, both with the `bench` config.
 # Compares vmlinux when both are built, else the kernel/sched objects (all
 # the series changes), which takes minutes instead of a full base build.
+# Then task_struct's layout (pahole) before and after: kernel/sched/core.o
+# of each tree built again with debug info, in <kernel dir>-dwarf.
 set -eu
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -14,14 +16,43 @@ patched=$(kernel_dir bench)
 sched_objs="kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_policy.o kernel/sched/build_utility.o"
 
 "$REPO/harness/prepare-tree.sh"
+
+# dwarf_core SRC OUT: OUT-dwarf/kernel/sched/core.o, OUT's config with
+# DWARF (which needs DEBUG_KERNEL); stops if more than that changed, as
+# another option could move task_struct's fields.
+dwarf_core() {
+	local src=$1 dir=$2-dwarf changed
+	mkdir -p "$dir"
+	cp "$2/.config" "$dir/.config"
+	"$src/scripts/config" --file "$dir/.config" -e DEBUG_KERNEL -e DEBUG_INFO_DWARF5
+	make -s -C "$src" O="$dir" "${KBUILD_ARCH[@]}" olddefconfig
+	changed=$(diff <(grep '^CONFIG_' "$2/.config") <(grep '^CONFIG_' "$dir/.config") |
+		sed -n 's/^> //p' | grep -v -e '^CONFIG_DEBUG_KERNEL=' -e '^CONFIG_DEBUG_INFO' \
+		-e '^CONFIG_PAHOLE_VERSION=' -e '^CONFIG_AS_HAS_NON_CONST_ULEB128=' || true)
+	[ -z "$changed" ] || die "debug info changes more of ${dir#"$BUILD"/}'s config than debug info: $changed"
+	make -s -C "$src" O="$dir" "${KBUILD_ARCH[@]}" -j"$(nproc)" kernel/sched/core.o
+}
+
+layout() { # layout DIR: pahole's task_struct in DIR's core.o
+	pahole -C task_struct "$1-dwarf/kernel/sched/core.o"
+}
+
 if [ -f "$base/vmlinux" ] && [ -f "$patched/vmlinux" ]; then
 	KTARGETS=vmlinux "$REPO/harness/build-kernel.sh" bench
 	"$TREE/scripts/bloat-o-meter" "$base/vmlinux" "$patched/vmlinux"
-	exit 0
+else
+	KTARGETS="$sched_objs" "$REPO/harness/build-kernel.sh" bench "$(ksrc)" "$base"
+	KTARGETS="$sched_objs" "$REPO/harness/build-kernel.sh" bench
+	for o in $sched_objs; do
+		echo "== $o"
+		"$TREE/scripts/bloat-o-meter" "$base/$o" "$patched/$o"
+	done
 fi
-KTARGETS="$sched_objs" "$REPO/harness/build-kernel.sh" bench "$(ksrc)" "$base"
-KTARGETS="$sched_objs" "$REPO/harness/build-kernel.sh" bench
-for o in $sched_objs; do
-	echo "== $o"
-	"$TREE/scripts/bloat-o-meter" "$base/$o" "$patched/$o"
-done
+
+dwarf_core "$(ksrc)" "$base"
+dwarf_core "$TREE" "$patched"
+echo "== task_struct (pahole): unpatched, then patched"
+layout "$base" | tail -n 6
+layout "$patched" | tail -n 6
+echo "== task_struct: members the series adds or moves (diff of pahole's lines)"
+diff <(layout "$base") <(layout "$patched") || true

@@ -47,6 +47,10 @@ BASE_SUFFIX=""
 # shellcheck disable=SC2034
 PATCHES="$REPO/patches/$BASE"
 SHARED="$REPO/patches/shared"
+# The base's reference runs (make bench's defaults), which the cover letter
+# quotes.
+# shellcheck disable=SC2034
+REFERENCE="$REPO/results/reference/$BASE"
 TOPO_DEFAULT=$ARCH_TOPO_DEFAULT
 TOPOS_CHECK=$ARCH_TOPOS_CHECK
 TOPOS_STRESS=$ARCH_TOPOS_STRESS

@@ -7,7 +7,7 @@
 #   - series/new-files: which overlay files (kernel/, include/,
 #     Documentation/, tools/testing/selftests/sched/) each patch adds whole;
 #   - series/cover-letter: the cover letter, with @BENCH_TABLE@ and
-#     @PLACEMENT_TABLE@ replaced by tables of results/reference/.
+#     @PLACEMENT_TABLE@ replaced by tables of results/reference/<BASE>/.
 # The commits go onto a repository of just the upstream files the series
 # touches, which gives the same mails as the whole tree would, in seconds.
 # From: and Signed-off-by: are the git identity of whoever runs it.
@@ -50,9 +50,9 @@ table_of() {
 # --cover) and @PLACEMENT_TABLE@ by llc2's placement profile of pipe, in
 # place of format-patch's SUBJECT/BLURB markers.
 cover_letter() {
-	local letter=$1 ref="$REPO/results/reference" blurb f
+	local letter=$1 ref=$REFERENCE blurb f
 	for f in flat/summary.csv flat/raw.csv llc2/table.md; do
-		[ -s "$ref/$f" ] || die "results/reference/$f is missing: the cover letter quotes it"
+		[ -s "$ref/$f" ] || die "${ref#"$REPO"/}/$f is missing: the cover letter quotes it (make bench TOPOS='flat llc2' BASE=$BASE, then copy the runs there)"
 	done
 	blurb=$(mktemp)
 	{
@@ -64,7 +64,7 @@ cover_letter() {
 			sed 's/^#### //'
 		sed -n '/@PLACEMENT_TABLE@/,$p' "$REPO/series/cover-letter" | sed '1d'
 	} >"$blurb"
-	grep -q '^| hint-only' "$blurb" || die "no hint-only row in the cover letter's tables: see results/reference/*/table.md"
+	grep -q '^| hint-only' "$blurb" || die "no hint-only row in the cover letter's tables: see ${ref#"$REPO"/}/*/table.md"
 	awk -v subject="$(sed -n '1s/^Subject: //p' "$REPO/series/cover-letter")" \
 		-v blurb="$blurb" '
 		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
