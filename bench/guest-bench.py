@@ -586,6 +586,9 @@ def kernel_facts(side, schedstat, schedstat_was):
                      (f", boot parameter {boot.group(0)}" if boot else ""))
     else:
         lines.append(f"{side}.preempt: unknown; uname -v: {os.uname().version}")
+    # What APPEND (make bench) or the boot loader added: preempt=,
+    # mitigations= and the like change every figure.
+    lines.append(f"{side}.cmdline: {read_or('/proc/cmdline', 'unknown').strip()}")
     knob = "/proc/sys/kernel/sched_schedstats"
     if schedstat:
         lines.append(f"{side}.schedstats: on for the session (kernel.sched_schedstats "
