@@ -28,7 +28,7 @@ dwarf_core() {
 	make -s -C "$src" O="$dir" "${KBUILD_ARCH[@]}" olddefconfig
 	changed=$(diff <(grep '^CONFIG_' "$2/.config") <(grep '^CONFIG_' "$dir/.config") |
 		sed -n 's/^> //p' | grep -v -e '^CONFIG_DEBUG_KERNEL=' -e '^CONFIG_DEBUG_INFO' \
-		-e '^CONFIG_PAHOLE_VERSION=' -e '^CONFIG_AS_HAS_NON_CONST_ULEB128=' || true)
+		-e '^CONFIG_PAHOLE_' -e '^CONFIG_AS_HAS_NON_CONST_ULEB128=' || true)
 	[ -z "$changed" ] || die "debug info changes more of ${dir#"$BUILD"/}'s config than debug info: $changed"
 	make -s -C "$src" O="$dir" "${KBUILD_ARCH[@]}" -j"$(nproc)" kernel/sched/core.o
 }
@@ -52,7 +52,7 @@ fi
 dwarf_core "$(ksrc)" "$base"
 dwarf_core "$TREE" "$patched"
 echo "== task_struct (pahole): unpatched, then patched"
-layout "$base" | tail -n 6
-layout "$patched" | tail -n 6
+layout "$base" | tail -n 7
+layout "$patched" | tail -n 7
 echo "== task_struct: members the series adds or moves (diff of pahole's lines)"
 diff <(layout "$base") <(layout "$patched") || true
