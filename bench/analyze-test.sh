@@ -131,13 +131,15 @@ same_as_reference() {
 for b in $BASES; do
 	[ -s "$REPO/results/reference/$b/flat/raw.csv" ] && rc=0 || rc=1
 	tap "$rc" "results/reference/$b has a flat run, which its cover letter quotes"
-	for ref in "$REPO/results/reference/$b"/*/; do
-		ref=${ref%/}
+	# Every run with its tables (next-buddy/flat too), not an overhead
+	# boot's raw.csv.
+	while read -r ref; do
+		ref=${ref%/table.md}
 		[ -f "$ref/raw.csv" ] || continue
 		same_as_reference "$ref" >"$scratch/ref.diff" 2>&1 && rc=0 || rc=1
 		tap "$rc" "${ref#"$REPO"/} analysed again gives its table.md and summary.csv" \
 			"$(cat "$scratch/ref.diff")"
-	done
+	done < <(find "$REPO/results/reference/$b" -name table.md | LC_ALL=C sort)
 done
 
 # bench/defs.py reads harness/definitions.sh as the shell does: every name,
@@ -192,6 +194,16 @@ want=$(grep -E '^\| patched-off \| [0-9]+ \| ' "$REPO/results/reference/6.12/ove
 got=$(grep '^| [a-z0-9-]* | [a-z-]* (' "$scratch/ov/compare.md" | cut -d'|' -f10 | xargs -d'\n' -n1 echo)
 [ -n "$want" ] && [ "$want" = "$got" ] && rc=0 || rc=1
 tap "$rc" "compare.py gives the overhead reference's changes and intervals" "want: $want"$'\n'"got: $got"
+# 7.3's overhead reference keeps each boot's raw.csv: compare.py on them
+# gives its compare.md and compare.csv again, but for the lines that name
+# where the boots were.
+ov=$REPO/results/reference/7.3/overhead
+"$PYTHON" "$BENCH/compare.py" --names base patched-off --out "$scratch/ov73" \
+	--title "$(sed -n '1s/^# //p' "$ov/compare.md")" \
+	--a "$ov"/base-*/raw.csv --b "$ov"/patched-off-*/raw.csv >/dev/null
+out=$(diff <(grep -v '/raw.csv' "$ov/compare.md") <(grep -v '/raw.csv' "$scratch/ov73/compare.md") &&
+	diff "$ov/compare.csv" "$scratch/ov73/compare.csv") && rc=0 || rc=1
+tap "$rc" "results/reference/7.3/overhead's boots give its compare.md and compare.csv" "$out"
 # Several files a side are pooled: the base side split in two files by
 # round gives the same rows, but for the pairing it never shows.
 awk -F, -v dir="$scratch" 'NR == 1 { print >dir "/ov-b1.csv"; print >dir "/ov-b2.csv"; next }
