@@ -24,7 +24,8 @@ import sys
 import analyze as an
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results")
-META_KEYS = ["guest.kernel", "host.cpu", "accel", "clock", "topology", "repo", "tcg.thread"]
+META_KEYS = ["guest.kernel", "guest.preempt", "guest.cmdline", "host.cpu", "accel", "clock",
+             "topology", "repo", "tcg.thread"]
 
 
 def die(msg):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The cross-topology tables of results/reference/README.md, from each
-topology's summary.csv: for the workloads the 2022 thread argued about,
+"""The cross-topology tables of results/reference/<base>/README.md, from
+each topology's summary.csv: for the workloads the 2022 thread argued about,
 each keeping arm's mean and its change against the baseline with the 95%
 interval. README.md holds them between the two marker lines; `--check`
 says whether they are what the summaries give, `--write` puts them there.
@@ -8,6 +8,7 @@ says whether they are what the summaries give, `--write` puts them there.
 workloads on one topology, each time with its placement profile beside it.
 
 Usage: reftables.py [--check | --write | --cover TOPOLOGY] REFERENCE_DIR
+  REFERENCE_DIR: results/reference/<base>
 """
 
 import argparse
@@ -117,7 +118,7 @@ def cover(root, topo):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("root", help="results/reference")
+    ap.add_argument("root", help="results/reference/<base>")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--check", action="store_true", help="exit 1 if README.md differs")
     g.add_argument("--write", action="store_true", help="put the tables in README.md")

@@ -111,6 +111,22 @@ def main(argv):
             f"/proc/schedstat of {base} ({version}) gives the counters at sched-stats.rst's fields",
             f"{lines[0]}: got {got}, want {want}")
 
+    # Every field its own number (sched-stats.rst's numbering), so that
+    # a counter read from a wrong column, zero in the captures (alb_pushed),
+    # gives a wrong sum.
+    numbered = {
+        "version 16": (["domain0 3"], 36, dict(ttwu_wake_remote=34, ttwu_move_affine=35,
+                                                lb_migrations=5 + 13 + 21 + 27)),
+        "version 17": (["domain0 SMT 3"], 45, dict(ttwu_wake_remote=43, ttwu_move_affine=44,
+                                                    lb_migrations=8 + 19 + 30 + 36)),
+    }
+    for version, (lead, fields, want) in numbered.items():
+        lines = ["cpu0 " + " ".join(str(i) for i in range(1, 10)),
+                 " ".join(lead + [str(i) for i in range(1, fields + 1)])]
+        want = dict(want, ttwu_count=5, ttwu_local=6, run_delay_ns=8)
+        got = gb.schedstat_counts(lines, gb.SCHEDSTAT_LAYOUTS[version])
+        tap(got == want, f"{version}: each counter from its numbered field", f"got {got}, want {want}")
+
     for log, raw in zip(argv[1::2], argv[2::2]):
         with open(raw, encoding="utf-8") as f:
             table = list(csv.DictReader(f))

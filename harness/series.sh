@@ -45,13 +45,14 @@ table_of() {
 		on { print; if (/^\|/) seen = 1 }' "$1"
 }
 
-# The cover letter: series/cover-letter with @BENCH_TABLE@ replaced by the
+# The cover letter: series/cover-letter with @NUMBERS@ replaced by the
+# base's results/reference/<base>/cover-numbers, @BENCH_TABLE@ by the
 # flat reference run's times with their placement (bench/reftables.py
 # --cover) and @PLACEMENT_TABLE@ by llc2's placement profile of pipe, in
 # place of format-patch's SUBJECT/BLURB markers.
 cover_letter() {
 	local letter=$1 ref=$REFERENCE blurb f
-	for f in flat/summary.csv flat/raw.csv llc2/table.md; do
+	for f in cover-numbers flat/summary.csv flat/raw.csv llc2/table.md; do
 		[ -s "$ref/$f" ] || die "${ref#"$REPO"/}/$f is missing: the cover letter quotes it (make bench TOPOS='flat llc2' BASE=$BASE, then copy the runs there)"
 	done
 	blurb=$(mktemp)
@@ -64,6 +65,10 @@ cover_letter() {
 			sed 's/^#### //'
 		sed -n '/@PLACEMENT_TABLE@/,$p' "$REPO/series/cover-letter" | sed '1d'
 	} >"$blurb"
+	# The base's own paragraph on how its runs were made.
+	awk -v numbers="$ref/cover-numbers" '
+		$0 == "@NUMBERS@" { while ((getline line < numbers) > 0) print line; next }
+		{ print }' "$blurb" >"$blurb.new" && mv "$blurb.new" "$blurb"
 	grep -q '^| hint-only' "$blurb" || die "no hint-only row in the cover letter's tables: see ${ref#"$REPO"/}/*/table.md"
 	awk -v subject="$(sed -n '1s/^Subject: //p' "$REPO/series/cover-letter")" \
 		-v blurb="$blurb" '
@@ -72,6 +77,7 @@ cover_letter() {
 		{ print }' "$letter" >"$letter.new"
 	mv "$letter.new" "$letter"
 	rm -f "$blurb"
+	! grep -n '@[A-Z_]*@' "$letter" >&2 || die "the cover letter keeps a marker series/cover-letter has and cover_letter() does not fill"
 }
 
 git_identity
