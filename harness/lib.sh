@@ -230,12 +230,14 @@ as_typed() {
 
 # base_repo DIR: a git repository of the pristine source, one commit tagged
 # "base" (Debian's source carries a .gitignore that ignores the top level).
+# Not source.sh's .unpacked marker: a tree made before the marker existed
+# would differ from one made after.
 base_repo() {
 	local dir=$1 src
 	src=$(ksrc)
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	rsync -a --exclude=.git --exclude=.pc "$src/" "$dir/"
+	rsync -a --exclude=.git --exclude=.pc --exclude=/.unpacked "$src/" "$dir/"
 	git -C "$dir" init -q
 	git -C "$dir" add -A -f
 	git -C "$dir" commit -q --no-verify -m "Linux $(kernel_version "$src")"

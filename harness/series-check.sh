@@ -78,7 +78,8 @@ w1_config() {
 	cp "$(kernel_dir bench)/.config" "$dir/.config"
 	case "$name" in
 	bench) ;;
-	no-SYSCTL) "$am/scripts/config" --file "$dir/.config" -e EXPERT -d PROC_SYSCTL ;;
+	# 6.12's PROC_SYSCTL selects SYSCTL; 7.3 names the option SYSCTL.
+	no-SYSCTL) "$am/scripts/config" --file "$dir/.config" -e EXPERT -d PROC_SYSCTL -d SYSCTL ;;
 	# BLK_DEV_IO_TRACE selects DEBUG_FS.
 	no-DEBUG_FS) "$am/scripts/config" --file "$dir/.config" -d BLK_DEV_IO_TRACE -d DEBUG_FS ;;
 	*) "$am/scripts/config" --file "$dir/.config" -d "$opt" ;;
