@@ -7,7 +7,8 @@
 #   - series/new-files: which overlay files (kernel/, include/,
 #     Documentation/, tools/testing/selftests/sched/) each patch adds whole;
 #   - series/cover-letter: the cover letter, with @BENCH_TABLE@ and
-#     @PLACEMENT_TABLE@ replaced by tables of results/reference/<BASE>/.
+#     @PLACEMENT_TABLE@ replaced by tables of results/reference/<BASE>/,
+#     @NUMBERS@ by its cover-numbers and @BASE@ by series/base-<BASE>.
 # The commits go onto a repository of just the upstream files the series
 # touches, which gives the same mails as the whole tree would, in seconds.
 # From: and Signed-off-by: are the git identity of whoever runs it.
@@ -46,12 +47,14 @@ table_of() {
 }
 
 # The cover letter: series/cover-letter with @NUMBERS@ replaced by the
-# base's results/reference/<base>/cover-numbers, @BENCH_TABLE@ by the
+# base's results/reference/<base>/cover-numbers, @BASE@ by what
+# series/base-<base> says of the base, @BENCH_TABLE@ by the
 # flat reference run's times with their placement (bench/reftables.py
 # --cover) and @PLACEMENT_TABLE@ by llc2's placement profile of pipe, in
 # place of format-patch's SUBJECT/BLURB markers.
 cover_letter() {
-	local letter=$1 ref=$REFERENCE blurb f
+	local letter=$1 ref=$REFERENCE base=$REPO/series/base-$BASE blurb f
+	[ -s "$base" ] || die "${base#"$REPO"/} is missing: the cover letter's paragraph on the kernel the series is against"
 	for f in cover-numbers flat/summary.csv flat/raw.csv llc2/table.md; do
 		[ -s "$ref/$f" ] || die "${ref#"$REPO"/}/$f is missing: the cover letter quotes it (make bench TOPOS='flat llc2' BASE=$BASE, then copy the runs there)"
 	done
@@ -65,9 +68,10 @@ cover_letter() {
 			sed 's/^#### //'
 		sed -n '/@PLACEMENT_TABLE@/,$p' "$REPO/series/cover-letter" | sed '1d'
 	} >"$blurb"
-	# The base's own paragraph on how its runs were made.
-	awk -v numbers="$ref/cover-numbers" '
+	# The base's own paragraphs: the kernel, and how its runs were made.
+	awk -v numbers="$ref/cover-numbers" -v base="$base" '
 		$0 == "@NUMBERS@" { while ((getline line < numbers) > 0) print line; next }
+		$0 == "@BASE@" { while ((getline line < base) > 0) print line; next }
 		{ print }' "$blurb" >"$blurb.new" && mv "$blurb.new" "$blurb"
 	grep -q '^| hint-only' "$blurb" || die "no hint-only row in the cover letter's tables: see ${ref#"$REPO"/}/*/table.md"
 	awk -v subject="$(sed -n '1s/^Subject: //p' "$REPO/series/cover-letter")" \
