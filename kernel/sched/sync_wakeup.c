@@ -74,7 +74,9 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu, int *wake_flags)
 	trace_sched_sync_wakeup(p, d->policy, d->verdict, d->ctx, d->prev_cpu,
 				d->affine_cpu, dest_cpu);
 	if (d->waker)
-		sync_promise_make(current);
+		sync_promise_make(current,
+				  d->verdict == SYNC_VERDICT_KEPT && dest_cpu == cpu,
+				  d->verdict == SYNC_VERDICT_PROBE);
 	/*
 	 * As if the caller had not passed it: nr_wakeups_sync and wakeup
 	 * preemption (preempt_sync() under NEXT_BUDDY) do not see it either.
@@ -175,6 +177,7 @@ static const char * const sync_wakeup_verdict_names[] = {
 	[SYNC_VERDICT_DECLINED_WAKE_WIDE]	= "declined_wake_wide",
 	[SYNC_VERDICT_HINT_DROPPED]		= "hint_dropped",
 	[SYNC_VERDICT_HINT_ONLY]		= "hint_only",
+	[SYNC_VERDICT_PROBE]			= "probe",
 };
 
 static const char * const sync_wakeup_context_names[] = {
@@ -242,16 +245,19 @@ static int sync_wakeup_stats_show(struct seq_file *m, void *v)
 	for (i = 0; i < NR_SYNC_CONTEXTS; i++)
 		seq_printf(m, "context_%s %lu\n", sync_wakeup_context_names[i], contexts[i]);
 	/*
-	 * Made less kept and broken: the promises not judged yet, the last
-	 * one of each waker, including wakers that exited or stopped making
-	 * decisions. Approximate: off by the few made or judged during the
-	 * reads, and after a reset lower by the promises made before it and
-	 * judged since (at most one per waker), so it can read negative.
+	 * Made less kept, broken and shared (left unjudged): the promises
+	 * not come to yet, the last one of each waker, including wakers that
+	 * exited or stopped making decisions. Approximate: off by the few
+	 * made or come to during the reads, and after a reset lower by the
+	 * promises made before it and come to since (at most one per waker),
+	 * so it can read negative.
 	 */
-	seq_printf(m, "promise_kept %lu\npromise_broken %lu\npromise_pending %ld\n",
+	seq_printf(m, "promise_kept %lu\npromise_broken %lu\npromise_shared %lu\npromise_pending %ld\n",
 		   promises[SYNC_PROMISE_KEPT], promises[SYNC_PROMISE_BROKEN],
+		   promises[SYNC_PROMISE_UNJUDGED],
 		   (long)(promises[SYNC_PROMISE_MADE] - promises[SYNC_PROMISE_KEPT] -
-			  promises[SYNC_PROMISE_BROKEN]));
+			  promises[SYNC_PROMISE_BROKEN] -
+			  promises[SYNC_PROMISE_UNJUDGED]));
 
 	return 0;
 }

@@ -40,6 +40,7 @@ enum sync_wakeup_verdict {
 	SYNC_VERDICT_DECLINED_WAKE_WIDE,
 	SYNC_VERDICT_HINT_DROPPED,
 	SYNC_VERDICT_HINT_ONLY,
+	SYNC_VERDICT_PROBE,	/* honest-waker: placed as hint-only, to judge */
 	NR_SYNC_VERDICTS
 };
 
@@ -73,6 +74,7 @@ enum sync_promise_cause {
 	SYNC_PROMISE_SLEPT,	/* blocked within the bound: kept */
 	SYNC_PROMISE_LATE,	/* blocked, but only after the bound: broken */
 	SYNC_PROMISE_AWAKE,	/* decided again without blocking: broken */
+	SYNC_PROMISE_SHARED,	/* preempted with its wakee on its CPU: not judged */
 	NR_SYNC_PROMISE_CAUSES
 };
 
@@ -82,12 +84,19 @@ enum sync_promise_cause {
 #define SYNC_PROMISE_HISTORY	8
 /* honest-waker: a waker that kept at least half of them is honest. */
 #define SYNC_PROMISE_HONEST	4
+/*
+ * honest-waker: after this many shared promises (not judged) since its
+ * last kept probe, an honest waker's wakeups it would keep are probes
+ * instead, until one is kept. Up to 63: six bits in the task.
+ */
+#define SYNC_PROMISE_PROBE_AFTER	32
 
-/* Promises to sleep: made by a sync wakeup, then kept or broken. */
+/* Promises to sleep: made by a sync wakeup, then kept, broken or shared. */
 enum sync_promise_event {
 	SYNC_PROMISE_MADE,
 	SYNC_PROMISE_KEPT,
 	SYNC_PROMISE_BROKEN,
+	SYNC_PROMISE_UNJUDGED,
 	NR_SYNC_PROMISE_EVENTS
 };
 
@@ -186,12 +195,36 @@ static inline u32 sync_promise_clock(u64 ns)
 	return ns >> 10;
 }
 
+static inline void sync_promise_trace(struct task_struct *w,
+				      enum sync_promise_cause cause, u32 ran,
+				      u32 limit)
+{
+	trace_sched_sync_promise_tp(w, cause, (u64)ran << 10, (u64)limit << 10,
+				    w->sync_promise_history,
+				    w->sync_promise_count);
+	trace_sched_sync_promise(w, cause, (u64)ran << 10, (u64)limit << 10,
+				 w->sync_promise_history, w->sync_promise_count);
+}
+
+/* A promise left unjudged: the record stands, and a probe comes nearer. */
+static inline void sync_promise_share(struct task_struct *w, u32 ran,
+				      u32 limit)
+{
+	if (w->sync_promise_nshared < SYNC_PROMISE_PROBE_AFTER)
+		w->sync_promise_nshared++;
+	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_UNJUDGED]);
+	sync_promise_trace(w, SYNC_PROMISE_SHARED, ran, limit);
+}
+
 static inline void sync_promise_end(struct task_struct *w,
 				    enum sync_promise_cause cause, u32 ran,
 				    u32 limit)
 {
 	bool kept = cause == SYNC_PROMISE_SLEPT;
 
+	/* Until a probe is kept, each wakeup honest-waker would keep probes. */
+	if (w->sync_promise_probe && kept)
+		w->sync_promise_nshared = 0;
 	w->sync_promise_history = w->sync_promise_history << 1 | kept;
 	if (w->sync_promise_count < SYNC_PROMISE_HISTORY)
 		w->sync_promise_count++;
@@ -202,45 +235,55 @@ static inline void sync_promise_end(struct task_struct *w,
 		this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_BROKEN]);
 		schedstat_inc(w->stats.nr_sync_promises_broken);
 	}
-	trace_sched_sync_promise_tp(w, cause, (u64)ran << 10, (u64)limit << 10,
-				    w->sync_promise_history,
-				    w->sync_promise_count);
-	trace_sched_sync_promise(w, cause, (u64)ran << 10, (u64)limit << 10,
-				 w->sync_promise_history, w->sync_promise_count);
+	sync_promise_trace(w, cause, ran, limit);
 }
 
 /*
  * At a decided sync wakeup by @w, judge the promise its previous one made.
- * Kept if @w blocked since (nvcsw moved) after running at most
+ *
+ * Not judged ("shared") if the policy kept the wakee on @w's CPU and @w
+ * was preempted since (nivcsw moved): a wakee that runs first may answer
+ * before @w blocks, so @w finds its answer ready and wakes again without
+ * having slept, a promise broken by the placement, not by @w. A pipe pair
+ * and a streamer look alike then; honest-waker's probes tell them apart.
+ *
+ * Otherwise kept if @w blocked since (nvcsw moved) after running at most
  * sysctl_sched_migration_cost: the scheduler's own measure of a run short
  * enough that its cache is still hot, so a wakee that waited that long on
- * the waker CPU lost less than a migration would cost it. The run is
- * measured up to the start of @w's current run (set_next_entity()'s
- * prev_sum_exec_runtime), so a task that blocked twice since, or was
- * preempted after it woke, is charged for those runs too; and from the
- * runtime accounted when the promise was made, which can lag by @w's run
- * since it was last accounted. Both err towards broken. The runtimes are
- * read without @w's rq lock, under which another CPU may write them
- * (update_curr() in a remote enqueue, set_next_task() in a remote change
- * of @w's priority): a value a moment old errs as above, and on 32-bit a
- * torn one misjudges a promise, as does a waker that blocked a multiple of
- * 65536 times (16 bits of nvcsw) or ran a multiple of 73 minutes in between.
+ * the waker CPU lost less than a migration would cost it. Measured from the
+ * start of the run that made the promise to the start of @w's current run
+ * (set_next_entity()'s prev_sum_exec_runtime at both ends), so the waker's
+ * whole run around its wakeup counts, and a task that blocked twice since,
+ * or was preempted after it woke, is charged for those runs too; both ends
+ * are exact, whatever the tick's phase. The runtimes are read without @w's
+ * rq lock, under which another CPU may write them (set_next_task() in a
+ * remote change of @w's priority): a value a moment old misjudges one
+ * promise, and on 32-bit a torn one does, as does a waker that blocked a
+ * multiple of 65536 times (16 bits of nvcsw), was preempted a multiple of
+ * 256 times (8 bits of nivcsw) or ran a multiple of 73 minutes in between.
  */
 static inline void sync_promise_judge(struct task_struct *w)
 {
 	u32 limit = sync_promise_clock(sysctl_sched_migration_cost);
+	bool shared;
 	u32 ran;
 
 	if (w->sync_promise_gen != READ_ONCE(sync_wakeup_generation)) {
 		w->sync_promise_history = 0;
 		w->sync_promise_count = 0;
+		w->sync_promise_nshared = 0;
 		return;
 	}
-	if ((u16)w->nvcsw == w->sync_promise_nvcsw) {
-		/* Lockless: a stale or torn value misjudges one promise. */
+	shared = w->sync_promise_stacked && !w->sync_promise_probe &&
+		 (u8)w->nivcsw != w->sync_promise_nivcsw;
+	if (shared || (u16)w->nvcsw == w->sync_promise_nvcsw) {
+		/* Lockless, and for the trace only. */
 		ran = sync_promise_clock(data_race(w->se.sum_exec_runtime)) -
 		      w->sync_promise_runtime;
-		sync_promise_end(w, SYNC_PROMISE_AWAKE, ran, limit);
+		if (shared)
+			sync_promise_share(w, ran, limit);
+		else
+			sync_promise_end(w, SYNC_PROMISE_AWAKE, ran, limit);
 		return;
 	}
 	/* Lockless: a stale or torn value misjudges one promise. */
@@ -250,13 +293,21 @@ static inline void sync_promise_judge(struct task_struct *w)
 			 ran, limit);
 }
 
-/* @w's decided sync wakeup is its promise to sleep, until its next one. */
-static inline void sync_promise_make(struct task_struct *w)
+/*
+ * @w's decided sync wakeup is its promise to sleep, until its next one.
+ * @stacked: the policy kept the wakee on @w's CPU; @probe: honest-waker
+ * placed it as hint-only to judge this promise.
+ */
+static inline void sync_promise_make(struct task_struct *w, bool stacked,
+				     bool probe)
 {
 	w->sync_promise_gen = READ_ONCE(sync_wakeup_generation);
 	/* Lockless: a stale or torn value misjudges one promise. */
-	w->sync_promise_runtime = sync_promise_clock(data_race(w->se.sum_exec_runtime));
+	w->sync_promise_runtime = sync_promise_clock(data_race(w->se.prev_sum_exec_runtime));
 	w->sync_promise_nvcsw = (u16)w->nvcsw;
+	w->sync_promise_nivcsw = (u8)w->nivcsw;
+	w->sync_promise_stacked = stacked;
+	w->sync_promise_probe = probe;
 	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_MADE]);
 }
 

@@ -33,6 +33,7 @@ TRACE_DEFINE_ENUM(SYNC_VERDICT_DECLINED_NOT_AFFINE);
 TRACE_DEFINE_ENUM(SYNC_VERDICT_DECLINED_WAKE_WIDE);
 TRACE_DEFINE_ENUM(SYNC_VERDICT_HINT_DROPPED);
 TRACE_DEFINE_ENUM(SYNC_VERDICT_HINT_ONLY);
+TRACE_DEFINE_ENUM(SYNC_VERDICT_PROBE);
 
 TRACE_DEFINE_ENUM(SYNC_CTX_TASK);
 TRACE_DEFINE_ENUM(SYNC_CTX_SOFTIRQ_BH);
@@ -42,6 +43,7 @@ TRACE_DEFINE_ENUM(SYNC_CTX_HARDIRQ);
 TRACE_DEFINE_ENUM(SYNC_PROMISE_SLEPT);
 TRACE_DEFINE_ENUM(SYNC_PROMISE_LATE);
 TRACE_DEFINE_ENUM(SYNC_PROMISE_AWAKE);
+TRACE_DEFINE_ENUM(SYNC_PROMISE_SHARED);
 
 #define show_sync_policy(policy)					\
 	__print_symbolic(policy,					\
@@ -62,7 +64,8 @@ TRACE_DEFINE_ENUM(SYNC_PROMISE_AWAKE);
 		{ SYNC_VERDICT_DECLINED_NOT_AFFINE,	"declined_not_affine" }, \
 		{ SYNC_VERDICT_DECLINED_WAKE_WIDE,	"declined_wake_wide" },	\
 		{ SYNC_VERDICT_HINT_DROPPED,		"hint_dropped" },	\
-		{ SYNC_VERDICT_HINT_ONLY,		"hint_only" })
+		{ SYNC_VERDICT_HINT_ONLY,		"hint_only" },		\
+		{ SYNC_VERDICT_PROBE,			"probe" })
 
 #define show_sync_ctx(ctx)						\
 	__print_symbolic(ctx,						\
@@ -75,7 +78,8 @@ TRACE_DEFINE_ENUM(SYNC_PROMISE_AWAKE);
 	__print_symbolic(cause,						\
 		{ SYNC_PROMISE_SLEPT,			"slept" },		\
 		{ SYNC_PROMISE_LATE,			"late" },		\
-		{ SYNC_PROMISE_AWAKE,			"awake" })
+		{ SYNC_PROMISE_AWAKE,			"awake" },		\
+		{ SYNC_PROMISE_SHARED,			"shared" })
 
 /* The arguments of sched_sync_wakeup_tp (include/trace/events/sched.h). */
 TRACE_EVENT(sched_sync_wakeup,

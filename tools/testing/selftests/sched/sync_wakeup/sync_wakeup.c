@@ -27,6 +27,7 @@ const char * const sw_stat_names[SW_NR_STATS] = {
 	[SW_DECLINED_WAKE_WIDE]		= "declined_wake_wide",
 	[SW_HINT_DROPPED]		= "hint_dropped",
 	[SW_HINT_ONLY]			= "hint_only",
+	[SW_PROBE]			= "probe",
 	[SW_LANDED_WAKER_CPU]		= "landed_waker_cpu",
 	[SW_LANDED_SMT_SIBLING]		= "landed_smt_sibling",
 	[SW_LANDED_SAME_LLC]		= "landed_same_llc",
@@ -37,6 +38,7 @@ const char * const sw_stat_names[SW_NR_STATS] = {
 	[SW_CONTEXT_HARDIRQ]		= "context_hardirq",
 	[SW_PROMISE_KEPT]		= "promise_kept",
 	[SW_PROMISE_BROKEN]		= "promise_broken",
+	[SW_PROMISE_UNJUDGED]		= "promise_shared",
 	[SW_PROMISE_PENDING]		= "promise_pending",
 };
 
@@ -280,7 +282,8 @@ static const unsigned int sw_verdicts_of[SW_NR_POLICIES] = {
 	SW_STAT_BIT(SW_HINT_DROPPED),					/* no-sync */
 	SW_RECIPROCAL_ONLY_VERDICTS | SW_STAT_BIT(SW_HINT_DROPPED),	/* reciprocal-strict */
 	SW_WAKER_IF_ALONE_VERDICTS | SW_STAT_BIT(SW_DECLINED_CAPACITY) |
-	SW_STAT_BIT(SW_HINT_DROPPED) | SW_STAT_BIT(SW_HINT_ONLY),	/* honest-waker */
+	SW_STAT_BIT(SW_HINT_DROPPED) | SW_STAT_BIT(SW_HINT_ONLY) |
+	SW_STAT_BIT(SW_PROBE),						/* honest-waker */
 };
 
 /* SW_STAT_BIT() of each verdict @policy can give; 0 if it is no policy. */
@@ -882,6 +885,11 @@ struct sw_stack {
 	bool unhinted;		/* decided, and went on with sync=0 */
 };
 
+/* This process' last decision: traced, kept its wakee on its CPU, a probe. */
+#define SW_MADE		0x1
+#define SW_MADE_STACKED	0x2
+#define SW_MADE_PROBE	0x4
+
 /* Per pid, for the promise witness: its promise is in the trace... */
 #define SW_PROMISED	0x1
 /* ...and it blocked since... */
@@ -897,6 +905,9 @@ struct sw_trace_parse {
 	char comm[16];
 	int *pending;		/* per pid: 1 + dest_cpu of its last event, 0 if none */
 	int record;		/* this process': history | count << 8, -1 if unknown */
+	/* this process': shared promises since its last probe, -1 if unknown */
+	int nshared;
+	int last_made;		/* its last decision's SW_MADE_*, 0 if not traced */
 	char **seen;		/* per pid: its last event of either kind, for errors */
 	int pid_max;
 	int pids[8];
@@ -1174,6 +1185,17 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 					       policy, __builtin_popcount(record & 0xff),
 					       record >> 8, record & 0xff, rule);
 		}
+		/* A probe in place of a keep, and only then. */
+		if (tp->nshared >= 0 &&
+		    (v == SW_PROBE ? tp->nshared < SW_PROMISE_PROBE_AFTER :
+		     v == SW_KEPT && !strcmp(policy, "honest-waker") &&
+		     tp->nshared >= SW_PROMISE_PROBE_AFTER))
+			sw_trace_wrong(tp, line, "%s after %d shared promises", verdict,
+				       tp->nshared);
+		if (ctx <= SW_CTX_SOFTIRQ_BH)
+			tp->last_made = SW_MADE |
+					(v == SW_KEPT && dest_cpu == this_cpu ? SW_MADE_STACKED : 0) |
+					(v == SW_PROBE ? SW_MADE_PROBE : 0);
 	}
 
 	if (ours && v == SW_KEPT && !strcmp(policy, "reciprocal-only"))
@@ -1217,8 +1239,9 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 		[SW_PROMISE_SLEPT] = "slept",
 		[SW_PROMISE_LATE] = "late",
 		[SW_PROMISE_AWAKE] = "awake",
+		[SW_PROMISE_SHARED] = "shared",
 	};
-	int pid, history, count, before, want, c;
+	int pid, history, count, before, want, want_history, made, c;
 	unsigned long long ran, limit;
 	char cause[16];
 	bool slept, blocked, sure;
@@ -1255,7 +1278,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 						 sizeof(tp->out->d_only_judged), "%s", line);
 				tp->out->d_only_not_awake += c != SW_PROMISE_AWAKE;
 			}
-		} else if (sure) {
+		} else if (sure && c != SW_PROMISE_SHARED) {
 			tp->out->promises_witnessed++;
 			if (blocked && (tp->promise[pid] & SW_D_WAIT))
 				tp->out->promises_d_and_slept++;
@@ -1269,9 +1292,25 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 	if (pid != tp->self)
 		return;
 	before = tp->record;
-	want = before >> 8 < SW_PROMISE_HISTORY ? (before >> 8) + 1 : SW_PROMISE_HISTORY;
-	if (before >= 0 &&
-	    (history != (((before & 0xff) << 1 | slept) & 0xff) || count != want))
+	made = tp->last_made;
+	tp->last_made = 0;
+	if (c == SW_PROMISE_SHARED) {
+		/* Unjudged: the record stands, and a probe comes nearer. */
+		if (made && !(made & SW_MADE_STACKED))
+			sw_trace_wrong(tp, line,
+				       "shared, but its decision did not keep the wakee on its CPU");
+		want = before >> 8;
+		want_history = before & 0xff;
+		if (tp->nshared >= 0 && tp->nshared < SW_PROMISE_PROBE_AFTER)
+			tp->nshared++;
+	} else {
+		want = before >> 8 < SW_PROMISE_HISTORY ? (before >> 8) + 1 : SW_PROMISE_HISTORY;
+		want_history = ((before & 0xff) << 1 | slept) & 0xff;
+		/* Probes go on until one is kept. */
+		if ((made & SW_MADE_PROBE) && slept)
+			tp->nshared = 0;
+	}
+	if (before >= 0 && made && (history != want_history || count != want))
 		sw_trace_wrong(tp, line, "record 0x%02x of %d after 0x%02x of %d",
 			       history, count, before & 0xff, before >> 8);
 	tp->record = history | count << 8;
@@ -1659,7 +1698,7 @@ int sw_trace_stop(const char *policy, struct sw_trace *out)
 int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 {
 	struct sw_trace_parse tp = {
-		.out = out, .policy = policy ? policy : "", .record = -1,
+		.out = out, .policy = policy ? policy : "", .record = -1, .nshared = -1,
 	};
 	char buf[32];
 	int i, err, ret;
@@ -1715,7 +1754,7 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 			       out->events);
 	if (!err && !policy &&
 	    out->promises[SW_PROMISE_SLEPT] + out->promises[SW_PROMISE_LATE] +
-	    out->promises[SW_PROMISE_AWAKE])
+	    out->promises[SW_PROMISE_AWAKE] + out->promises[SW_PROMISE_SHARED])
 		sw_trace_wrong(&tp, "", "promises judged while the feature was off");
 
 	ret = sw_trace_restore();
@@ -1806,7 +1845,7 @@ int sw_window_stop(const char *policy, pid_t own, const struct sw_stats *before,
 	for (i = 0; i < SW_NR_STATS; i++)
 		d[i] = (long)(after.v[i] - before->v[i]);
 	ended = out->promises[SW_PROMISE_SLEPT] + out->promises[SW_PROMISE_LATE] +
-		out->promises[SW_PROMISE_AWAKE];
+		out->promises[SW_PROMISE_AWAKE] + out->promises[SW_PROMISE_SHARED];
 	sw_witness(out, sw_stat_names[SW_SYNC_WAKEUPS], d[SW_SYNC_WAKEUPS], out->events);
 	for (i = SW_FIRST_VERDICT; i <= SW_LAST_VERDICT; i++)
 		sw_witness(out, sw_stat_names[i], d[i], out->verdicts[i]);
@@ -1818,6 +1857,8 @@ int sw_window_stop(const char *policy, pid_t own, const struct sw_stats *before,
 		   out->promises[SW_PROMISE_SLEPT]);
 	sw_witness(out, sw_stat_names[SW_PROMISE_BROKEN], d[SW_PROMISE_BROKEN],
 		   out->promises[SW_PROMISE_LATE] + out->promises[SW_PROMISE_AWAKE]);
+	sw_witness(out, sw_stat_names[SW_PROMISE_UNJUDGED], d[SW_PROMISE_UNJUDGED],
+		   out->promises[SW_PROMISE_SHARED]);
 	sw_witness(out, sw_stat_names[SW_PROMISE_PENDING], d[SW_PROMISE_PENDING],
 		   out->wakers - ended);
 	return 0;

@@ -72,7 +72,7 @@ extern const char * const sw_policies[SW_NR_POLICIES];
  * sync wakeup the policy decides gets exactly one verdict, one landing
  * and one context, and sync_wakeups is the sum of the verdicts, computed
  * when the file is read. promise_pending is printed signed: made less
- * kept and broken.
+ * kept, broken and shared.
  */
 enum sw_stat {
 	SW_SYNC_WAKEUPS,
@@ -85,6 +85,7 @@ enum sw_stat {
 	SW_DECLINED_WAKE_WIDE,
 	SW_HINT_DROPPED,
 	SW_HINT_ONLY,
+	SW_PROBE,
 	SW_LANDED_WAKER_CPU,
 	SW_LANDED_SMT_SIBLING,
 	SW_LANDED_SAME_LLC,
@@ -95,12 +96,13 @@ enum sw_stat {
 	SW_CONTEXT_HARDIRQ,
 	SW_PROMISE_KEPT,
 	SW_PROMISE_BROKEN,
+	SW_PROMISE_UNJUDGED,		/* promise_shared */
 	SW_PROMISE_PENDING,
 	SW_NR_STATS
 };
 
 #define SW_FIRST_VERDICT	SW_KEPT
-#define SW_LAST_VERDICT		SW_HINT_ONLY
+#define SW_LAST_VERDICT		SW_PROBE
 #define SW_FIRST_LANDING	SW_LANDED_WAKER_CPU
 #define SW_LAST_LANDING		SW_LANDED_OTHER_LLC
 #define SW_FIRST_CONTEXT	SW_CONTEXT_TASK
@@ -175,6 +177,11 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
  */
 #define SW_PROMISE_HISTORY	8
 #define SW_PROMISE_HONEST	4
+/*
+ * After this many promises left unjudged ("shared") since its last kept
+ * probe, each wakeup an honest waker would keep is a probe instead.
+ */
+#define SW_PROMISE_PROBE_AFTER	32
 
 /*
  * How a promise was judged at its waker's next decision, as
@@ -184,6 +191,7 @@ enum sw_promise_cause {
 	SW_PROMISE_SLEPT,		/* blocked within the limit: kept */
 	SW_PROMISE_LATE,		/* blocked after the limit: broken */
 	SW_PROMISE_AWAKE,		/* decided again without blocking: broken */
+	SW_PROMISE_SHARED,		/* preempted, its wakee on its CPU: unjudged */
 	SW_NR_PROMISE_CAUSES
 };
 
@@ -199,7 +207,7 @@ enum sw_context {
 /* One sync wakeup this process made, in trace order. */
 struct sw_own_decision {
 	int wakee;
-	int verdict;			/* SW_KEPT ... SW_HINT_ONLY */
+	int verdict;			/* SW_KEPT ... SW_PROBE */
 	int ctx;			/* SW_CTX_TASK ... */
 	int record;			/* judged on: history | count << 8, -1 unknown */
 	int this_cpu, prev_cpu;

@@ -137,9 +137,9 @@ static void log_trace(struct __test_metadata *_metadata, const char *label,
 	TH_LOG("%s: since: task %ld, softirq_bh %ld, softirq %ld, hardirq %ld", label,
 	       c->ctx[SW_CTX_TASK], c->ctx[SW_CTX_SOFTIRQ_BH], c->ctx[SW_CTX_SOFTIRQ],
 	       c->ctx[SW_CTX_HARDIRQ]);
-	TH_LOG("%s: promises slept %ld, late %ld, awake %ld", label,
+	TH_LOG("%s: promises slept %ld, late %ld, awake %ld, shared %ld", label,
 	       t->own_promises[SW_PROMISE_SLEPT], t->own_promises[SW_PROMISE_LATE],
-	       t->own_promises[SW_PROMISE_AWAKE]);
+	       t->own_promises[SW_PROMISE_AWAKE], t->own_promises[SW_PROMISE_SHARED]);
 	EXPECT_EQ(0, t->wrong) TH_LOG("%s: %s", label, t->why);
 	ASSERT_GE(SW_TRACE_OWN_MAX, t->own);
 }
@@ -252,6 +252,70 @@ TEST_F_TIMEOUT(promise, udp_sender_dishonest, PROMISE_TIMEOUT)
 }
 
 /*
+ * A waker honest-waker trusts turns into a streamer: a pipe pair in which
+ * each side writes only once the other sleeps fills this process' record
+ * with kept promises; then it sends UDP_MESSAGES datagrams and never
+ * sleeps. Each promise it makes from then on is shared (its wakee, kept on
+ * its CPU, preempted it) or broken: at most SW_PROMISE_PROBE_AFTER shared
+ * ones come before its keeps turn into probes, which are judged, and five
+ * broken ones leave fewer than SW_PROMISE_HONEST kept of eight. So,
+ * whatever the timing, the stream's first hint_dropped is at its
+ * STREAM_BOUND-th decision at the latest, and every later decision that
+ * reaches the rule drops the hint.
+ */
+#define STREAM_BOUND		(SW_PROMISE_PROBE_AFTER + SW_PROMISE_HISTORY - SW_PROMISE_HONEST + 2)
+
+TEST_F_TIMEOUT(promise, honest_waker_streamer_bounded, PROMISE_TIMEOUT)
+{
+	struct sw_pingpong pp;
+	struct own_tally c;
+	struct sw_trace t;
+	struct sw_net net;
+	long start, first, other, i;
+	int err, terr, record, v;
+
+	ASSERT_EQ(0, sw_feature_set(true));
+	ASSERT_EQ(0, sw_trace_start());
+	err = sw_pingpong_run(0, PIPE_ROUNDS, SW_PP_BOTH_ASLEEP, NULL, &pp);
+	if (!err)
+		err = sw_udp_stream_run(UDP_MESSAGES, UDP_PAUSE_US, &net);
+	terr = sw_trace_stop("honest-waker", &t);
+	ASSERT_EQ(0, err) TH_LOG("pair, then UDP stream: %s", strerror(-err));
+	ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
+	EXPECT_EQ(UDP_MESSAGES, net.sent);
+	tally(&t, 0, t.own, &c);
+	log_trace(_metadata, "pair, then stream", &t, &c);
+
+	/* The stream starts at the first wakee that is not the pair's child. */
+	for (start = 0; start < t.own && t.own_seq[start].wakee == t.own_seq[0].wakee; start++)
+		;
+	ASSERT_LT(start, t.own) TH_LOG("no decision of the stream");
+	record = t.own_seq[start].record;
+	TH_LOG("the stream's first decision: %s on record 0x%02x of %d",
+	       sw_stat_names[t.own_seq[start].verdict], record & 0xff, record >> 8);
+	ASSERT_TRUE(record >= 0 && record >> 8 == SW_PROMISE_HISTORY &&
+		    __builtin_popcount(record & 0xff) >= SW_PROMISE_HONEST)
+		TH_LOG("the pair did not leave this process trusted: nothing to bound");
+	for (first = start; first < t.own && t.own_seq[first].verdict != SW_HINT_DROPPED;
+	     first++)
+		;
+	TH_LOG("the stream's first hint_dropped at its decision %ld of %ld (bound %d)",
+	       first - start + 1, t.own - start, STREAM_BOUND);
+	EXPECT_GE(STREAM_BOUND, first - start + 1);
+	for (i = first, other = 0; i < t.own; i++) {
+		v = t.own_seq[i].verdict;
+		if (v == SW_HINT_DROPPED || v == SW_DECLINED_WAKE_WIDE ||
+		    v == SW_DECLINED_NOT_AFFINE)
+			continue;
+		if (!other++)
+			TH_LOG("decision %ld of the stream, after its first hint_dropped: %s",
+			       i - start + 1, sw_stat_names[v]);
+	}
+	EXPECT_EQ(0, other) TH_LOG("%ld decisions kept the hint after the first dropped it",
+				   other);
+}
+
+/*
  * A waker with a full record forks: the child's record starts empty, so
  * its first SW_PROMISE_HISTORY decisions are hint_only; and the promise
  * its last decision made is never judged, at exit or after: one promise
@@ -292,8 +356,9 @@ TEST_F_TIMEOUT(promise, fork_empty_exit_unjudged, PROMISE_TIMEOUT)
 	ASSERT_LT(SW_PROMISE_HISTORY, t.own) TH_LOG("the child made too few decisions");
 	EXPECT_LE(SW_PROMISE_HISTORY, record_full_at(&t))
 		TH_LOG("the child was judged on a record it did not make");
-	EXPECT_EQ(t.own - 1, promises_judged(&t))
-		TH_LOG("%ld decisions, %ld promises judged", t.own, promises_judged(&t));
+	EXPECT_EQ(t.own - 1, promises_judged(&t) + t.own_promises[SW_PROMISE_SHARED])
+		TH_LOG("%ld decisions, %ld promises judged, %ld shared", t.own,
+		       promises_judged(&t), t.own_promises[SW_PROMISE_SHARED]);
 }
 
 /*
