@@ -44,7 +44,10 @@ COLUMNS = DEFS["CSV_COLUMNS"]
 LANDINGS = [c for c in DEFS["STATS_COUNTERS"] if c.startswith("landed_")]
 CONTEXTS = [c for c in DEFS["STATS_COUNTERS"] if c.startswith("context_")]
 PROFILE = ["ops"] + DEFS["STATS_COUNTERS"] + DEFS["SYSTEM_COUNTERS"]
-PROFILE_V1 = [c for c in PROFILE if c not in CONTEXTS]
+# Older runs: without the shared promises and probes (V2), also without the
+# contexts (V1).
+PROFILE_V2 = [c for c in PROFILE if c not in ("promise_shared", "probe")]
+PROFILE_V1 = [c for c in PROFILE_V2 if c not in CONTEXTS]
 ARM_ORDER = ["base", "patched-off", "off"] + DEFS["POLICIES"]
 WORKLOAD_ORDER = DEFS["WORKLOADS_ALL"]
 
@@ -160,7 +163,8 @@ def read_rows(paths):
             die(f"cannot read {path}: {e.strerror}")
         with f:
             reader = csv.DictReader(f)
-            if reader.fieldnames not in (COLUMNS, COLUMNS + PROFILE_V1, COLUMNS + PROFILE):
+            if reader.fieldnames not in (COLUMNS, COLUMNS + PROFILE_V1, COLUMNS + PROFILE_V2,
+                                         COLUMNS + PROFILE):
                 die(f"{path}: header is {reader.fieldnames}, want {','.join(COLUMNS)} "
                     "(and the placement columns after them): "
                     "is it a raw.csv from bench/guest-bench.py?")
@@ -321,6 +325,9 @@ PROFILE_FIGURES = [
     ("same LLC", "share", lambda r: share(r, ["landed_same_llc"], LANDINGS)),
     ("other LLC", "share", lambda r: share(r, ["landed_other_llc"], LANDINGS)),
     ("promises kept", "share", lambda r: share(r, ["promise_kept"], ["promise_kept", "promise_broken"])),
+    ("promises shared", "share",
+     lambda r: share(r, ["promise_shared"], ["promise_kept", "promise_broken", "promise_shared"])),
+    ("probes", "share", lambda r: share(r, ["probe"], ["sync_wakeups"])),
     ("in waker's softirq", "share", lambda r: share(r, ["context_softirq_bh"], CONTEXTS)),
     ("in other irq", "share", lambda r: share(r, ["context_softirq", "context_hardirq"], CONTEXTS)),
     ("ttwu on waking CPU", "share", lambda r: share(r, ["ttwu_local"], ["ttwu_count"])),
@@ -371,13 +378,16 @@ def profile_table(w, by_arm, arms):
     op = ("a message" if w.startswith(("msg", "hackbench")) else
           "a datagram received" if w == "udp-stream" else
           "an operation of its closing table" if w.startswith("tbench") else "a round trip")
+    shown = [a for a in arms if a in by_arm]
+    # A figure older runs did not count (shared promises, probes) is left out.
+    cols = [i for i in range(len(PROFILE_FIGURES))
+            if any(by_arm[a][i] is not None for a in shown)
+            or PROFILE_FIGURES[i][0] not in ("promises shared", "probes")]
     out = [f"#### {w}: placement profile (mean over runs; op: {op})\n",
-           "| arm | " + " | ".join(h for h, _, _ in PROFILE_FIGURES) + " |",
-           "|---|" + "--:|" * len(PROFILE_FIGURES)]
-    for arm in arms:
-        if arm not in by_arm:
-            continue
-        cells = [figure(m, fmt) for (_, fmt, _), m in zip(PROFILE_FIGURES, by_arm[arm])]
+           "| arm | " + " | ".join(PROFILE_FIGURES[i][0] for i in cols) + " |",
+           "|---|" + "--:|" * len(cols)]
+    for arm in shown:
+        cells = [figure(by_arm[arm][i], PROFILE_FIGURES[i][1]) for i in cols]
         out.append(f"| {arm} | " + " | ".join(cells) + " |")
     out.append("")
     return out

@@ -176,7 +176,7 @@ def read_counters():
             if not value.isdigit():
                 die(f"counter '{name}' in {STATS} reads '{value}', want a number")
             key = {"sync_wakeups": "sync", "kept_on_waker_cpu": "kept",
-                   "hint_dropped": "dropped"}.get(name)
+                   "hint_dropped": "dropped", "probe": "probe"}.get(name)
             if name.startswith(("landed_", "promise_", "context_")):
                 key = name
             if key:
