@@ -152,6 +152,34 @@ for k, v in DEFS.items(): print(k + "=" + " ".join(v))')
 tap "$rc" "bench/defs.py reads harness/definitions.sh as the shell does" \
 	"$(diff <(echo "$shell_view") <(echo "$python_view"))"
 
+# The placement profile shows unjudged promises and probes where the runs
+# counted them, and leaves the columns out for runs without them.
+"$PYTHON" - "$scratch" "$BENCH" <<'PY'
+import os, sys
+sys.path.insert(0, sys.argv[2])
+from defs import DEFS
+cols = DEFS["CSV_COLUMNS"] + ["ops"] + DEFS["STATS_COUNTERS"] + DEFS["SYSTEM_COUNTERS"]
+old = [c for c in cols if c not in ("promise_unjudged", "probe")]
+for name, header in (("prof", cols), ("profold", old)):
+    with open(os.path.join(sys.argv[1], name + ".csv"), "w") as f:
+        f.write(",".join(header) + "\n")
+        for arm in ("base", "arm"):
+            for rnd in (1, 2):
+                v = dict.fromkeys(header, "10")
+                v.update(round=str(rnd), workload="pipe", arm=arm, metric="time-per-op",
+                         unit="usec/op", better="lower", sync_wakeups="100", probe="3",
+                         promise_kept="30", promise_broken="10", promise_unjudged="60")
+                f.write(",".join(v[c] for c in header) + "\n")
+PY
+analyze prof && analyze profold
+prof_row() { grep -A3 '^#### pipe: placement profile' "$scratch/$1/table.md" | grep "^| arm "; }
+prof_row prof | grep -q '| promises unjudged | probes |$' &&
+	grep -q '^| arm | .* | 60.0% | 3.0% |$' "$scratch/prof/table.md" && rc=0 || rc=1
+tap "$rc" "the placement profile gives unjudged promises and probes where counted" \
+	"$(grep -A4 '^#### pipe: placement profile' "$scratch/prof/table.md")"
+! prof_row profold | grep -q 'unjudged\|probes' && prof_row profold | grep -q 'promises kept' && rc=0 || rc=1
+tap "$rc" "the placement profile leaves them out for runs that did not count them" "$(prof_row profold)"
+
 # The cross-topology tables of each base's README.md are the ones its
 # committed summaries give.
 for b in $BASES; do

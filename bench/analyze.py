@@ -44,9 +44,9 @@ COLUMNS = DEFS["CSV_COLUMNS"]
 LANDINGS = [c for c in DEFS["STATS_COUNTERS"] if c.startswith("landed_")]
 CONTEXTS = [c for c in DEFS["STATS_COUNTERS"] if c.startswith("context_")]
 PROFILE = ["ops"] + DEFS["STATS_COUNTERS"] + DEFS["SYSTEM_COUNTERS"]
-# Older runs: without the shared promises and probes (V2), also without the
-# contexts (V1).
-PROFILE_V2 = [c for c in PROFILE if c not in ("promise_shared", "probe")]
+# Older runs: without the unjudged promises and probes (V2), also without
+# the contexts (V1).
+PROFILE_V2 = [c for c in PROFILE if c not in ("promise_unjudged", "probe")]
 PROFILE_V1 = [c for c in PROFILE_V2 if c not in CONTEXTS]
 ARM_ORDER = ["base", "patched-off", "off"] + DEFS["POLICIES"]
 WORKLOAD_ORDER = DEFS["WORKLOADS_ALL"]
@@ -325,9 +325,6 @@ PROFILE_FIGURES = [
     ("same LLC", "share", lambda r: share(r, ["landed_same_llc"], LANDINGS)),
     ("other LLC", "share", lambda r: share(r, ["landed_other_llc"], LANDINGS)),
     ("promises kept", "share", lambda r: share(r, ["promise_kept"], ["promise_kept", "promise_broken"])),
-    ("promises shared", "share",
-     lambda r: share(r, ["promise_shared"], ["promise_kept", "promise_broken", "promise_shared"])),
-    ("probes", "share", lambda r: share(r, ["probe"], ["sync_wakeups"])),
     ("in waker's softirq", "share", lambda r: share(r, ["context_softirq_bh"], CONTEXTS)),
     ("in other irq", "share", lambda r: share(r, ["context_softirq", "context_hardirq"], CONTEXTS)),
     ("ttwu on waking CPU", "share", lambda r: share(r, ["ttwu_local"], ["ttwu_count"])),
@@ -337,6 +334,10 @@ PROFILE_FIGURES = [
     ("ctx switches / op", ".3g", lambda r: per_op(r, ["ctx_switches"])),
     ("run delay / op (usec)", ".3g", lambda r: per_op(r, ["run_delay_ns"], 1e-3)),
     ("lb migrations / 1k op", ".3g", lambda r: per_op(r, ["lb_migrations"], 1e3)),
+    # Last, so that older tables keep their columns' places.
+    ("promises unjudged", "share",
+     lambda r: share(r, ["promise_unjudged"], ["promise_kept", "promise_broken", "promise_unjudged"])),
+    ("probes", "share", lambda r: share(r, ["probe"], ["sync_wakeups"])),
 ]
 
 
@@ -379,10 +380,10 @@ def profile_table(w, by_arm, arms):
           "a datagram received" if w == "udp-stream" else
           "an operation of its closing table" if w.startswith("tbench") else "a round trip")
     shown = [a for a in arms if a in by_arm]
-    # A figure older runs did not count (shared promises, probes) is left out.
+    # A figure older runs did not count (unjudged promises, probes) is left out.
     cols = [i for i in range(len(PROFILE_FIGURES))
             if any(by_arm[a][i] is not None for a in shown)
-            or PROFILE_FIGURES[i][0] not in ("promises shared", "probes")]
+            or PROFILE_FIGURES[i][0] not in ("promises unjudged", "probes")]
     out = [f"#### {w}: placement profile (mean over runs; op: {op})\n",
            "| arm | " + " | ".join(PROFILE_FIGURES[i][0] for i in cols) + " |",
            "|---|" + "--:|" * len(cols)]

@@ -95,7 +95,7 @@ sockperf tbench-1 tbench-nproc tbench-2nproc udp-stream'
 # sync_wakeup_stats) and SYSTEM_COUNTERS (whole-system deltas; what each
 # is: bench/guest-bench.py).
 CSV_COLUMNS='round workload arm metric value unit better sync_wakeups kept_on_waker_cpu declined_total hint_dropped'
-STATS_COUNTERS='landed_waker_cpu landed_smt_sibling landed_same_llc landed_other_llc promise_kept promise_broken context_task context_softirq_bh context_softirq context_hardirq promise_shared probe'
+STATS_COUNTERS='landed_waker_cpu landed_smt_sibling landed_same_llc landed_other_llc promise_kept promise_broken context_task context_softirq_bh context_softirq context_hardirq promise_unjudged probe'
 SYSTEM_COUNTERS='ipi_resched ipi_call ctx_switches ttwu_count ttwu_local ttwu_wake_remote ttwu_move_affine lb_migrations run_delay_ns'
 
 # TCG's threads unless TCG_THREAD says otherwise: one for every vCPU.
