@@ -75,6 +75,7 @@ enum sync_promise_cause {
 	SYNC_PROMISE_LATE,	/* blocked, but only after the bound: broken */
 	SYNC_PROMISE_AWAKE,	/* decided again without blocking: broken */
 	SYNC_PROMISE_SHARED,	/* preempted with its wakee on its CPU: not judged */
+	SYNC_PROMISE_REPROBE,	/* a probe broken once: not judged, probed again */
 	NR_SYNC_PROMISE_CAUSES
 };
 
@@ -91,12 +92,12 @@ enum sync_promise_cause {
  */
 #define SYNC_PROMISE_PROBE_AFTER	32
 
-/* Promises to sleep: made by a sync wakeup, then kept, broken or shared. */
+/* Promises to sleep: made by a sync wakeup, then kept, broken or unjudged. */
 enum sync_promise_event {
 	SYNC_PROMISE_MADE,
 	SYNC_PROMISE_KEPT,
 	SYNC_PROMISE_BROKEN,
-	SYNC_PROMISE_UNJUDGED,
+	SYNC_PROMISE_UNJUDGED,	/* shared, or a first broken probe */
 	NR_SYNC_PROMISE_EVENTS
 };
 
@@ -206,14 +207,13 @@ static inline void sync_promise_trace(struct task_struct *w,
 				 w->sync_promise_history, w->sync_promise_count);
 }
 
-/* A promise left unjudged: the record stands, and a probe comes nearer. */
-static inline void sync_promise_share(struct task_struct *w, u32 ran,
-				      u32 limit)
+/* A promise left unjudged: the record stands. */
+static inline void sync_promise_unjudged(struct task_struct *w,
+					 enum sync_promise_cause cause, u32 ran,
+					 u32 limit)
 {
-	if (w->sync_promise_nshared < SYNC_PROMISE_PROBE_AFTER)
-		w->sync_promise_nshared++;
 	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_UNJUDGED]);
-	sync_promise_trace(w, SYNC_PROMISE_SHARED, ran, limit);
+	sync_promise_trace(w, cause, ran, limit);
 }
 
 static inline void sync_promise_end(struct task_struct *w,
@@ -222,9 +222,22 @@ static inline void sync_promise_end(struct task_struct *w,
 {
 	bool kept = cause == SYNC_PROMISE_SLEPT;
 
-	/* Until a probe is kept, each wakeup honest-waker would keep probes. */
-	if (w->sync_promise_probe && kept)
-		w->sync_promise_nshared = 0;
+	/*
+	 * Until a probe is kept, each wakeup honest-waker would keep probes.
+	 * A probe's wakee, on another CPU, may answer before its waker
+	 * reaches its sleep: a broken probe counts only if the next one
+	 * breaks too.
+	 */
+	if (w->sync_promise_probe) {
+		if (!kept && !w->sync_promise_reprobe) {
+			w->sync_promise_reprobe = 1;
+			sync_promise_unjudged(w, SYNC_PROMISE_REPROBE, ran, limit);
+			return;
+		}
+		w->sync_promise_reprobe = 0;
+		if (kept)
+			w->sync_promise_nshared = 0;
+	}
 	w->sync_promise_history = w->sync_promise_history << 1 | kept;
 	if (w->sync_promise_count < SYNC_PROMISE_HISTORY)
 		w->sync_promise_count++;
@@ -260,7 +273,7 @@ static inline void sync_promise_end(struct task_struct *w,
  * remote change of @w's priority): a value a moment old misjudges one
  * promise, and on 32-bit a torn one does, as does a waker that blocked a
  * multiple of 65536 times (16 bits of nvcsw), was preempted a multiple of
- * 256 times (8 bits of nivcsw) or ran a multiple of 73 minutes in between.
+ * 128 times (7 bits of nivcsw) or ran a multiple of 73 minutes in between.
  */
 static inline void sync_promise_judge(struct task_struct *w)
 {
@@ -272,18 +285,23 @@ static inline void sync_promise_judge(struct task_struct *w)
 		w->sync_promise_history = 0;
 		w->sync_promise_count = 0;
 		w->sync_promise_nshared = 0;
+		w->sync_promise_reprobe = 0;
 		return;
 	}
-	shared = w->sync_promise_stacked && !w->sync_promise_probe &&
-		 (u8)w->nivcsw != w->sync_promise_nivcsw;
+	shared = w->sync_promise_stacked &&
+		 (w->nivcsw & 0x7f) != w->sync_promise_nivcsw;
 	if (shared || (u16)w->nvcsw == w->sync_promise_nvcsw) {
 		/* Lockless, and for the trace only. */
 		ran = sync_promise_clock(data_race(w->se.sum_exec_runtime)) -
 		      w->sync_promise_runtime;
-		if (shared)
-			sync_promise_share(w, ran, limit);
-		else
+		if (shared) {
+			/* A probe comes nearer. */
+			if (w->sync_promise_nshared < SYNC_PROMISE_PROBE_AFTER)
+				w->sync_promise_nshared++;
+			sync_promise_unjudged(w, SYNC_PROMISE_SHARED, ran, limit);
+		} else {
 			sync_promise_end(w, SYNC_PROMISE_AWAKE, ran, limit);
+		}
 		return;
 	}
 	/* Lockless: a stale or torn value misjudges one promise. */
@@ -305,7 +323,7 @@ static inline void sync_promise_make(struct task_struct *w, bool stacked,
 	/* Lockless: a stale or torn value misjudges one promise. */
 	w->sync_promise_runtime = sync_promise_clock(data_race(w->se.prev_sum_exec_runtime));
 	w->sync_promise_nvcsw = (u16)w->nvcsw;
-	w->sync_promise_nivcsw = (u8)w->nivcsw;
+	w->sync_promise_nivcsw = w->nivcsw & 0x7f;
 	w->sync_promise_stacked = stacked;
 	w->sync_promise_probe = probe;
 	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_MADE]);

@@ -44,6 +44,7 @@ TRACE_DEFINE_ENUM(SYNC_PROMISE_SLEPT);
 TRACE_DEFINE_ENUM(SYNC_PROMISE_LATE);
 TRACE_DEFINE_ENUM(SYNC_PROMISE_AWAKE);
 TRACE_DEFINE_ENUM(SYNC_PROMISE_SHARED);
+TRACE_DEFINE_ENUM(SYNC_PROMISE_REPROBE);
 
 #define show_sync_policy(policy)					\
 	__print_symbolic(policy,					\
@@ -79,7 +80,8 @@ TRACE_DEFINE_ENUM(SYNC_PROMISE_SHARED);
 		{ SYNC_PROMISE_SLEPT,			"slept" },		\
 		{ SYNC_PROMISE_LATE,			"late" },		\
 		{ SYNC_PROMISE_AWAKE,			"awake" },		\
-		{ SYNC_PROMISE_SHARED,			"shared" })
+		{ SYNC_PROMISE_SHARED,			"shared" },		\
+		{ SYNC_PROMISE_REPROBE,			"reprobe" })
 
 /* The arguments of sched_sync_wakeup_tp (include/trace/events/sched.h). */
 TRACE_EVENT(sched_sync_wakeup,

@@ -38,7 +38,7 @@ const char * const sw_stat_names[SW_NR_STATS] = {
 	[SW_CONTEXT_HARDIRQ]		= "context_hardirq",
 	[SW_PROMISE_KEPT]		= "promise_kept",
 	[SW_PROMISE_BROKEN]		= "promise_broken",
-	[SW_PROMISE_UNJUDGED]		= "promise_shared",
+	[SW_PROMISE_UNJUDGED]		= "promise_unjudged",
 	[SW_PROMISE_PENDING]		= "promise_pending",
 };
 
@@ -907,6 +907,7 @@ struct sw_trace_parse {
 	int record;		/* this process': history | count << 8, -1 if unknown */
 	/* this process': shared promises since its last probe, -1 if unknown */
 	int nshared;
+	int reprobe;		/* this process': a probe broke since, -1 if unknown */
 	int last_made;		/* its last decision's SW_MADE_*, 0 if not traced */
 	char **seen;		/* per pid: its last event of either kind, for errors */
 	int pid_max;
@@ -1240,6 +1241,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 		[SW_PROMISE_LATE] = "late",
 		[SW_PROMISE_AWAKE] = "awake",
 		[SW_PROMISE_SHARED] = "shared",
+		[SW_PROMISE_REPROBE] = "reprobe",
 	};
 	int pid, history, count, before, want, want_history, made, c;
 	unsigned long long ran, limit;
@@ -1278,7 +1280,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 						 sizeof(tp->out->d_only_judged), "%s", line);
 				tp->out->d_only_not_awake += c != SW_PROMISE_AWAKE;
 			}
-		} else if (sure && c != SW_PROMISE_SHARED) {
+		} else if (sure && c != SW_PROMISE_SHARED && c != SW_PROMISE_REPROBE) {
 			tp->out->promises_witnessed++;
 			if (blocked && (tp->promise[pid] & SW_D_WAIT))
 				tp->out->promises_d_and_slept++;
@@ -1294,16 +1296,28 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 	before = tp->record;
 	made = tp->last_made;
 	tp->last_made = 0;
-	if (c == SW_PROMISE_SHARED) {
-		/* Unjudged: the record stands, and a probe comes nearer. */
-		if (made && !(made & SW_MADE_STACKED))
+	if (c == SW_PROMISE_SHARED || c == SW_PROMISE_REPROBE) {
+		/* Unjudged: the record stands; a shared one brings a probe nearer. */
+		if (made && c == SW_PROMISE_SHARED && !(made & SW_MADE_STACKED))
 			sw_trace_wrong(tp, line,
 				       "shared, but its decision did not keep the wakee on its CPU");
+		if (made && c == SW_PROMISE_REPROBE &&
+		    (!(made & SW_MADE_PROBE) || tp->reprobe == 1))
+			sw_trace_wrong(tp, line, "reprobe, but %s",
+				       made & SW_MADE_PROBE ? "the probe before it broke too" :
+							      "its decision was no probe");
 		want = before >> 8;
 		want_history = before & 0xff;
-		if (tp->nshared >= 0 && tp->nshared < SW_PROMISE_PROBE_AFTER)
+		if (c == SW_PROMISE_SHARED && tp->nshared >= 0 &&
+		    tp->nshared < SW_PROMISE_PROBE_AFTER)
 			tp->nshared++;
+		if (c == SW_PROMISE_REPROBE)
+			tp->reprobe = 1;
 	} else {
+		if ((made & SW_MADE_PROBE) && !slept && tp->reprobe == 0)
+			sw_trace_wrong(tp, line, "a broken probe judged, the probe before it kept");
+		if (made & SW_MADE_PROBE)
+			tp->reprobe = 0;
 		want = before >> 8 < SW_PROMISE_HISTORY ? (before >> 8) + 1 : SW_PROMISE_HISTORY;
 		want_history = ((before & 0xff) << 1 | slept) & 0xff;
 		/* Probes go on until one is kept. */
@@ -1699,6 +1713,7 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 {
 	struct sw_trace_parse tp = {
 		.out = out, .policy = policy ? policy : "", .record = -1, .nshared = -1,
+		.reprobe = -1,
 	};
 	char buf[32];
 	int i, err, ret;
@@ -1754,7 +1769,8 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 			       out->events);
 	if (!err && !policy &&
 	    out->promises[SW_PROMISE_SLEPT] + out->promises[SW_PROMISE_LATE] +
-	    out->promises[SW_PROMISE_AWAKE] + out->promises[SW_PROMISE_SHARED])
+	    out->promises[SW_PROMISE_AWAKE] + out->promises[SW_PROMISE_SHARED] +
+	    out->promises[SW_PROMISE_REPROBE])
 		sw_trace_wrong(&tp, "", "promises judged while the feature was off");
 
 	ret = sw_trace_restore();
@@ -1845,7 +1861,8 @@ int sw_window_stop(const char *policy, pid_t own, const struct sw_stats *before,
 	for (i = 0; i < SW_NR_STATS; i++)
 		d[i] = (long)(after.v[i] - before->v[i]);
 	ended = out->promises[SW_PROMISE_SLEPT] + out->promises[SW_PROMISE_LATE] +
-		out->promises[SW_PROMISE_AWAKE] + out->promises[SW_PROMISE_SHARED];
+		out->promises[SW_PROMISE_AWAKE] + out->promises[SW_PROMISE_SHARED] +
+		out->promises[SW_PROMISE_REPROBE];
 	sw_witness(out, sw_stat_names[SW_SYNC_WAKEUPS], d[SW_SYNC_WAKEUPS], out->events);
 	for (i = SW_FIRST_VERDICT; i <= SW_LAST_VERDICT; i++)
 		sw_witness(out, sw_stat_names[i], d[i], out->verdicts[i]);
@@ -1858,7 +1875,7 @@ int sw_window_stop(const char *policy, pid_t own, const struct sw_stats *before,
 	sw_witness(out, sw_stat_names[SW_PROMISE_BROKEN], d[SW_PROMISE_BROKEN],
 		   out->promises[SW_PROMISE_LATE] + out->promises[SW_PROMISE_AWAKE]);
 	sw_witness(out, sw_stat_names[SW_PROMISE_UNJUDGED], d[SW_PROMISE_UNJUDGED],
-		   out->promises[SW_PROMISE_SHARED]);
+		   out->promises[SW_PROMISE_SHARED] + out->promises[SW_PROMISE_REPROBE]);
 	sw_witness(out, sw_stat_names[SW_PROMISE_PENDING], d[SW_PROMISE_PENDING],
 		   out->wakers - ended);
 	return 0;

@@ -72,7 +72,7 @@ extern const char * const sw_policies[SW_NR_POLICIES];
  * sync wakeup the policy decides gets exactly one verdict, one landing
  * and one context, and sync_wakeups is the sum of the verdicts, computed
  * when the file is read. promise_pending is printed signed: made less
- * kept, broken and shared.
+ * kept, broken and unjudged.
  */
 enum sw_stat {
 	SW_SYNC_WAKEUPS,
@@ -96,7 +96,7 @@ enum sw_stat {
 	SW_CONTEXT_HARDIRQ,
 	SW_PROMISE_KEPT,
 	SW_PROMISE_BROKEN,
-	SW_PROMISE_UNJUDGED,		/* promise_shared */
+	SW_PROMISE_UNJUDGED,
 	SW_PROMISE_PENDING,
 	SW_NR_STATS
 };
@@ -182,6 +182,14 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
  * probe, each wakeup an honest waker would keep is a probe instead.
  */
 #define SW_PROMISE_PROBE_AFTER	32
+/*
+ * A trusted waker that stops sleeping gets no-sync by this decision at the
+ * latest: SW_PROMISE_PROBE_AFTER shared promises, then the broken ones that
+ * leave fewer than SW_PROMISE_HONEST kept of SW_PROMISE_HISTORY, each at
+ * most two probes (a broken probe counts when the next one breaks too).
+ */
+#define SW_DISTRUST_BOUND	(SW_PROMISE_PROBE_AFTER + \
+				 2 * (SW_PROMISE_HISTORY - SW_PROMISE_HONEST + 1) + 1)
 
 /*
  * How a promise was judged at its waker's next decision, as
@@ -192,6 +200,7 @@ enum sw_promise_cause {
 	SW_PROMISE_LATE,		/* blocked after the limit: broken */
 	SW_PROMISE_AWAKE,		/* decided again without blocking: broken */
 	SW_PROMISE_SHARED,		/* preempted, its wakee on its CPU: unjudged */
+	SW_PROMISE_REPROBE,		/* a probe broken once: unjudged */
 	SW_NR_PROMISE_CAUSES
 };
 

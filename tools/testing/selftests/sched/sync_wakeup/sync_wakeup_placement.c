@@ -1046,17 +1046,21 @@ TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
 }
 
 /*
- * A pipe pair that answers at once, as perf bench sched pipe's does: a
- * wakee kept on the waker CPU can run and answer before the waker blocks,
- * so the waker wakes it again without having slept. Such a promise is
- * left unjudged (shared), and the record the pair earned before it was
- * kept keeps it together; one probe (placed as hint-only) in every
- * SW_PROMISE_PROBE_AFTER + 1 decisions at most, and a keep the probe's
- * wakee missed, are what it loses. So of the decisions that reached the
- * rule, at least HONEST_KEPT_MIN are kept and at most HONEST_DROPPED_MAX
- * drop the hint. Pinned to two CPUs, as the bench's pipe-cpu01. Under the
- * rule without shared promises the pair was kept 0.43-0.45 of the time in
- * the 7.3 bench (results/reference/7.3/flat), and this fails.
+ * A pipe pair kept together: a wakee kept on the waker CPU preempts the
+ * waker and can run before the waker blocks, a promise the placement
+ * broke, which is left unjudged (shared); the record the pair earned
+ * before it was kept keeps it together, and a probe (placed as hint-only)
+ * in every SW_PROMISE_PROBE_AFTER + 1 decisions at most is what it loses.
+ * So of the decisions that reached the rule, at least HONEST_KEPT_MIN are
+ * kept and at most HONEST_DROPPED_MAX drop the hint. Pinned to two CPUs,
+ * as the bench's pipe-cpu01. The child answers once this process sleeps
+ * (SW_PP_ANSWER_ASLEEP): under TCG the child's vCPU can otherwise answer
+ * before this process' vCPU reaches its read(), so that a promise judged
+ * apart breaks half the time on the debug kernel (hint-only's, above) and
+ * the record dips (hint_dropped 0.07 on flat); the bench kernel's plain
+ * pipe pair keeps 99% of its promises apart (results/reference/7.3).
+ * Under the rule without shared promises (sync_promise_judge()'s shared
+ * test removed) this fails.
  */
 #define HONEST_KEPT_MIN		0.90
 #define HONEST_DROPPED_MAX	0.02
@@ -1071,7 +1075,7 @@ TEST_F_TIMEOUT(placement, honest_waker_keeps_pair, ARM_TIMEOUT)
 	ASSERT_EQ(0, first_two_cpus(&cpu_a, &cpu_b));
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(saved), &saved));
 	ASSERT_EQ(0, sw_pin(0, cpu_a, cpu_b));
-	run_judged_pingpong(_metadata, "honest-waker", 0, &a);
+	run_judged_pingpong(_metadata, "honest-waker", SW_PP_ANSWER_ASLEEP, &a);
 	err = sched_setaffinity(0, sizeof(saved), &saved) ? -errno : 0;
 	ASSERT_EQ(0, err) TH_LOG("restoring the affinity: %s", strerror(-err));
 	TH_LOG("honest-waker pair: promises shared %ld, slept %ld, late %ld, awake %ld",
@@ -1137,13 +1141,15 @@ static const char *record_str(int record, char *buf, size_t size)
  * first pair's child, the readers, the second pair's child. The pairs'
  * child answers once the waker sleeps (SW_PP_ANSWER_ASLEEP).
  *
- * Into the fan-out the waker is judged dishonest within SW_PROMISE_HISTORY
+ * Into the fan-out the waker is judged dishonest within SW_DISTRUST_BOUND
  * decisions whatever the timing: each of its wakeups breaks the promise of
- * the one before, so by its ninth decision its last eight promises were
- * broken. Back to a pair it is judged honest again as soon as half of its
- * last eight promises were kept, which sw_trace_stop() checks at every
- * decision; how soon that is depends on how many promises the emulator's
- * timing breaks, so it is logged, and the test asserts that it happens.
+ * the one before, or is left unjudged where a reader kept on its CPU
+ * preempted it, until its keeps turn into probes (sync_wakeup_promise's
+ * honest_waker_streamer_bounded). Back to a pair it is judged honest
+ * again as soon as half of its last eight promises were kept, which
+ * sw_trace_stop() checks at every decision; how soon that is depends on
+ * how many promises the emulator's timing breaks, so it is logged, and the
+ * test asserts that it happens.
  */
 TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 {
@@ -1188,13 +1194,9 @@ TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 	       record_str(a.trace.own_seq[p2 - 1].record, buf, sizeof(buf)));
 
 	d2 = first_judged(&a.trace, p2, p3, true);
-	TH_LOG("fan-out: first hint_dropped at its decision %ld", d2);
-	/* Until then, from the ninth on, only wake_wide() or not affine. */
-	for (i = p2 + SW_PROMISE_HISTORY; i < p2 + d2; i++) {
-		EXPECT_TRUE(before_rule(a.trace.own_seq[i].verdict))
-			TH_LOG("fan-out decision %ld, with 8 broken promises on record: %s",
-			       i - p2, sw_stat_names[a.trace.own_seq[i].verdict]);
-	}
+	TH_LOG("fan-out: first hint_dropped at its decision %ld (bound %d)", d2 + 1,
+	       SW_DISTRUST_BOUND);
+	EXPECT_GE(SW_DISTRUST_BOUND, d2 + 1);
 	expect_judged(_metadata, "phase 2, fan-out", &a.trace, p2 + d2, p3, false,
 		      FANOUT_DROPPED_MIN);
 	EXPECT_EQ(SW_HINT_DROPPED, a.trace.own_seq[p3 - 1].verdict);

@@ -257,14 +257,12 @@ TEST_F_TIMEOUT(promise, udp_sender_dishonest, PROMISE_TIMEOUT)
  * with kept promises; then it sends UDP_MESSAGES datagrams and never
  * sleeps. Each promise it makes from then on is shared (its wakee, kept on
  * its CPU, preempted it) or broken: at most SW_PROMISE_PROBE_AFTER shared
- * ones come before its keeps turn into probes, which are judged, and five
- * broken ones leave fewer than SW_PROMISE_HONEST kept of eight. So,
- * whatever the timing, the stream's first hint_dropped is at its
- * STREAM_BOUND-th decision at the latest, and every later decision that
- * reaches the rule drops the hint.
+ * ones come before its keeps turn into probes, which are judged (a broken
+ * one when the next breaks too), and five broken ones leave fewer than
+ * SW_PROMISE_HONEST kept of eight. So, whatever the timing, the stream's
+ * first hint_dropped is at its SW_DISTRUST_BOUND-th decision at the
+ * latest, and every later decision that reaches the rule drops the hint.
  */
-#define STREAM_BOUND		(SW_PROMISE_PROBE_AFTER + SW_PROMISE_HISTORY - SW_PROMISE_HONEST + 2)
-
 TEST_F_TIMEOUT(promise, honest_waker_streamer_bounded, PROMISE_TIMEOUT)
 {
 	struct sw_pingpong pp;
@@ -300,8 +298,8 @@ TEST_F_TIMEOUT(promise, honest_waker_streamer_bounded, PROMISE_TIMEOUT)
 	     first++)
 		;
 	TH_LOG("the stream's first hint_dropped at its decision %ld of %ld (bound %d)",
-	       first - start + 1, t.own - start, STREAM_BOUND);
-	EXPECT_GE(STREAM_BOUND, first - start + 1);
+	       first - start + 1, t.own - start, SW_DISTRUST_BOUND);
+	EXPECT_GE(SW_DISTRUST_BOUND, first - start + 1);
 	for (i = first, other = 0; i < t.own; i++) {
 		v = t.own_seq[i].verdict;
 		if (v == SW_HINT_DROPPED || v == SW_DECLINED_WAKE_WIDE ||
@@ -356,9 +354,11 @@ TEST_F_TIMEOUT(promise, fork_empty_exit_unjudged, PROMISE_TIMEOUT)
 	ASSERT_LT(SW_PROMISE_HISTORY, t.own) TH_LOG("the child made too few decisions");
 	EXPECT_LE(SW_PROMISE_HISTORY, record_full_at(&t))
 		TH_LOG("the child was judged on a record it did not make");
-	EXPECT_EQ(t.own - 1, promises_judged(&t) + t.own_promises[SW_PROMISE_SHARED])
-		TH_LOG("%ld decisions, %ld promises judged, %ld shared", t.own,
-		       promises_judged(&t), t.own_promises[SW_PROMISE_SHARED]);
+	EXPECT_EQ(t.own - 1, promises_judged(&t) + t.own_promises[SW_PROMISE_SHARED] +
+			     t.own_promises[SW_PROMISE_REPROBE])
+		TH_LOG("%ld decisions, %ld promises judged, %ld shared, %ld reprobed", t.own,
+		       promises_judged(&t), t.own_promises[SW_PROMISE_SHARED],
+		       t.own_promises[SW_PROMISE_REPROBE]);
 }
 
 /*
