@@ -245,12 +245,12 @@ static int sync_wakeup_stats_show(struct seq_file *m, void *v)
 	for (i = 0; i < NR_SYNC_CONTEXTS; i++)
 		seq_printf(m, "context_%s %lu\n", sync_wakeup_context_names[i], contexts[i]);
 	/*
-	 * Made less kept, broken and unjudged (shared, or a first broken
-	 * probe): the promises not come to yet, the last one of each waker, including wakers that
-	 * exited or stopped making decisions. Approximate: off by the few
-	 * made or come to during the reads, and after a reset lower by the
-	 * promises made before it and come to since (at most one per waker),
-	 * so it can read negative.
+	 * Made less kept, broken and unjudged (shared, or a forgiven
+	 * probe): the promises not settled yet, the last one of each waker,
+	 * including wakers that exited or stopped making decisions.
+	 * Approximate: off by the few made or settled during the reads, and
+	 * after a reset lower by the promises made before it and settled
+	 * since (at most one per waker), so it can read negative.
 	 */
 	seq_printf(m, "promise_kept %lu\npromise_broken %lu\npromise_unjudged %lu\npromise_pending %ld\n",
 		   promises[SYNC_PROMISE_KEPT], promises[SYNC_PROMISE_BROKEN],

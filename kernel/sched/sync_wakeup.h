@@ -75,7 +75,7 @@ enum sync_promise_cause {
 	SYNC_PROMISE_LATE,	/* blocked, but only after the bound: broken */
 	SYNC_PROMISE_AWAKE,	/* decided again without blocking: broken */
 	SYNC_PROMISE_SHARED,	/* preempted with its wakee on its CPU: not judged */
-	SYNC_PROMISE_REPROBE,	/* a probe broken once: not judged, probed again */
+	SYNC_PROMISE_REPROBE,	/* a first broken probe: forgiven, probed again */
 	NR_SYNC_PROMISE_CAUSES
 };
 
@@ -88,9 +88,11 @@ enum sync_promise_cause {
 /*
  * honest-waker: after this many shared promises (not judged) since its
  * last kept probe, an honest waker's wakeups it would keep are probes
- * instead, until one is kept. Up to 63: six bits in the task.
+ * instead, until one is kept.
  */
 #define SYNC_PROMISE_PROBE_AFTER	32
+/* task_struct's sync_promise_nshared has six bits. */
+static_assert(SYNC_PROMISE_PROBE_AFTER < 64);
 
 /* Promises to sleep: made by a sync wakeup, then kept, broken or unjudged. */
 enum sync_promise_event {
@@ -225,18 +227,18 @@ static inline void sync_promise_end(struct task_struct *w,
 	/*
 	 * Until a probe is kept, each wakeup honest-waker would keep probes.
 	 * A probe's wakee, on another CPU, may answer before its waker
-	 * reaches its sleep: a broken probe counts only if the next one
-	 * breaks too.
+	 * reaches its sleep: the first probe to break since the last kept
+	 * one is forgiven, every further one counts.
 	 */
 	if (w->sync_promise_probe) {
-		if (!kept && !w->sync_promise_reprobe) {
+		if (kept) {
+			w->sync_promise_nshared = 0;
+			w->sync_promise_reprobe = 0;
+		} else if (!w->sync_promise_reprobe) {
 			w->sync_promise_reprobe = 1;
 			sync_promise_unjudged(w, SYNC_PROMISE_REPROBE, ran, limit);
 			return;
 		}
-		w->sync_promise_reprobe = 0;
-		if (kept)
-			w->sync_promise_nshared = 0;
 	}
 	w->sync_promise_history = w->sync_promise_history << 1 | kept;
 	if (w->sync_promise_count < SYNC_PROMISE_HISTORY)
@@ -267,11 +269,13 @@ static inline void sync_promise_end(struct task_struct *w,
  * start of the run that made the promise to the start of @w's current run
  * (set_next_entity()'s prev_sum_exec_runtime at both ends), so the waker's
  * whole run around its wakeup counts, and a task that blocked twice since,
- * or was preempted after it woke, is charged for those runs too; both ends
- * are exact, whatever the tick's phase. The runtimes are read without @w's
- * rq lock, under which another CPU may write them (set_next_task() in a
- * remote change of @w's priority): a value a moment old misjudges one
- * promise, and on 32-bit a torn one does, as does a waker that blocked a
+ * or was preempted after it woke, is charged for those runs too; neither
+ * end depends on the tick's phase. set_next_task() on a running @w (a
+ * change of its priority, affinity or group, by itself or another CPU)
+ * also marks a run's start, which shortens the run judged: that errs
+ * towards kept. The runtimes are read without @w's rq lock, under which
+ * another CPU may write them: on 32-bit a torn value misjudges one
+ * promise, as does a waker that blocked a
  * multiple of 65536 times (16 bits of nvcsw), was preempted a multiple of
  * 128 times (7 bits of nivcsw) or ran a multiple of 73 minutes in between.
  */
@@ -314,7 +318,7 @@ static inline void sync_promise_judge(struct task_struct *w)
 /*
  * @w's decided sync wakeup is its promise to sleep, until its next one.
  * @stacked: the policy kept the wakee on @w's CPU; @probe: honest-waker
- * placed it as hint-only to judge this promise.
+ * placed it where hint-only would, to judge this promise.
  */
 static inline void sync_promise_make(struct task_struct *w, bool stacked,
 				     bool probe)

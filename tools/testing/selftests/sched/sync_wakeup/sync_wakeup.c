@@ -760,6 +760,19 @@ void sw_own_count(const struct sw_trace *t, long from, long to, struct sw_own_co
 	}
 }
 
+/*
+ * Of this process' decisions in [@from, @to), those where it was the waker
+ * (task or softirq_bh context): the ones that settle its promises.
+ */
+long sw_own_as_waker(const struct sw_trace *t, long from, long to)
+{
+	long i, n = 0;
+
+	for (i = from; i < to && i < SW_TRACE_OWN_MAX; i++)
+		n += t->own_seq[i].ctx <= SW_CTX_SOFTIRQ_BH;
+	return n;
+}
+
 /* "n decisions of this process: kept k, ..." (the nonzero verdicts) */
 const char *sw_own_count_str(const struct sw_own_count *c, char *buf, size_t size)
 {
@@ -1165,6 +1178,15 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 	if (sw_trace_flags_ctx(line) != (ctx == SW_CTX_SOFTIRQ_BH ? SW_CTX_SOFTIRQ : ctx))
 		sw_trace_wrong(tp, line, "ctx=%s, but the latency flags say otherwise", cname);
 	if (sw_trace_waker(tp, line) == tp->self) {
+		/*
+		 * A promise its decision before made and no event settled: a
+		 * new generation dropped the record (no event says so).
+		 */
+		if (ctx <= SW_CTX_SOFTIRQ_BH && tp->last_made) {
+			tp->record = -1;
+			tp->nshared = -1;
+			tp->reprobe = -1;
+		}
 		/* The record as its last sched_sync_promise left it, if traced. */
 		record = tp->record;
 		if (out->own < SW_TRACE_OWN_MAX) {
@@ -1304,8 +1326,9 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 		if (made && c == SW_PROMISE_REPROBE &&
 		    (!(made & SW_MADE_PROBE) || tp->reprobe == 1))
 			sw_trace_wrong(tp, line, "reprobe, but %s",
-				       made & SW_MADE_PROBE ? "the probe before it broke too" :
-							      "its decision was no probe");
+				       made & SW_MADE_PROBE ?
+				       "a probe broke already since the last kept one" :
+				       "its decision was no probe");
 		want = before >> 8;
 		want_history = before & 0xff;
 		if (c == SW_PROMISE_SHARED && tp->nshared >= 0 &&
@@ -1315,9 +1338,15 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 			tp->reprobe = 1;
 	} else {
 		if ((made & SW_MADE_PROBE) && !slept && tp->reprobe == 0)
-			sw_trace_wrong(tp, line, "a broken probe judged, the probe before it kept");
-		if (made & SW_MADE_PROBE)
+			sw_trace_wrong(tp, line,
+				       "a broken probe judged, the first since the last kept one");
+		if ((made & SW_MADE_PROBE) && slept)
 			tp->reprobe = 0;
+		/* Its decision was not traced: whether it was a probe is not known. */
+		if (!made) {
+			tp->nshared = -1;
+			tp->reprobe = -1;
+		}
 		want = before >> 8 < SW_PROMISE_HISTORY ? (before >> 8) + 1 : SW_PROMISE_HISTORY;
 		want_history = ((before & 0xff) << 1 | slept) & 0xff;
 		/* Probes go on until one is kept. */

@@ -183,13 +183,13 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
  */
 #define SW_PROMISE_PROBE_AFTER	32
 /*
- * A trusted waker that stops sleeping gets no-sync by this decision at the
- * latest: SW_PROMISE_PROBE_AFTER shared promises, then the broken ones that
- * leave fewer than SW_PROMISE_HONEST kept of SW_PROMISE_HISTORY, each at
- * most two probes (a broken probe counts when the next one breaks too).
+ * A trusted waker that stops sleeping gets no-sync by this decision (one
+ * where it is the waker) at the latest: SW_PROMISE_PROBE_AFTER shared
+ * promises, one forgiven probe, then the broken ones that leave fewer than
+ * SW_PROMISE_HONEST kept of SW_PROMISE_HISTORY.
  */
-#define SW_DISTRUST_BOUND	(SW_PROMISE_PROBE_AFTER + \
-				 2 * (SW_PROMISE_HISTORY - SW_PROMISE_HONEST + 1) + 1)
+#define SW_DISTRUST_BOUND	(SW_PROMISE_PROBE_AFTER + 1 + \
+				 SW_PROMISE_HISTORY - SW_PROMISE_HONEST + 1 + 1)
 
 /*
  * How a promise was judged at its waker's next decision, as
@@ -200,7 +200,7 @@ enum sw_promise_cause {
 	SW_PROMISE_LATE,		/* blocked after the limit: broken */
 	SW_PROMISE_AWAKE,		/* decided again without blocking: broken */
 	SW_PROMISE_SHARED,		/* preempted, its wakee on its CPU: unjudged */
-	SW_PROMISE_REPROBE,		/* a probe broken once: unjudged */
+	SW_PROMISE_REPROBE,		/* a first broken probe: forgiven, unjudged */
 	SW_NR_PROMISE_CAUSES
 };
 
@@ -304,6 +304,7 @@ struct sw_own_count {
 };
 
 void sw_own_count(const struct sw_trace *t, long from, long to, struct sw_own_count *c);
+long sw_own_as_waker(const struct sw_trace *t, long from, long to);
 const char *sw_own_count_str(const struct sw_own_count *c, char *buf, size_t size);
 const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size);
 
