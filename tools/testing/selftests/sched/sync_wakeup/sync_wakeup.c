@@ -898,10 +898,17 @@ struct sw_stack {
 	bool unhinted;		/* decided, and went on with sync=0 */
 };
 
-/* This process' last decision: traced, kept its wakee on its CPU, a probe. */
+/* A waker's last decision: traced, kept its wakee on its CPU, a probe. */
 #define SW_MADE		0x1
 #define SW_MADE_STACKED	0x2
 #define SW_MADE_PROBE	0x4
+
+/* honest-waker's probe state of a waker, replayed from its events. */
+struct sw_probing {
+	short nshared;		/* shared promises since its last kept probe; -1: unknown */
+	signed char reprobe;	/* a probe broke since its last kept one; -1: unknown */
+	unsigned char made;	/* its last decision's SW_MADE_*, 0 if settled */
+};
 
 /* Per pid, for the promise witness: its promise is in the trace... */
 #define SW_PROMISED	0x1
@@ -918,10 +925,7 @@ struct sw_trace_parse {
 	char comm[16];
 	int *pending;		/* per pid: 1 + dest_cpu of its last event, 0 if none */
 	int record;		/* this process': history | count << 8, -1 if unknown */
-	/* this process': shared promises since its last probe, -1 if unknown */
-	int nshared;
-	int reprobe;		/* this process': a probe broke since, -1 if unknown */
-	int last_made;		/* its last decision's SW_MADE_*, 0 if not traced */
+	struct sw_probing *probing;	/* per pid of a task named as this process */
 	char **seen;		/* per pid: its last event of either kind, for errors */
 	int pid_max;
 	int pids[8];
@@ -1113,6 +1117,7 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 	int pid, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, record, ctx;
 	struct sw_trace *out = tp->out;
 	pid_t waker = 0, promiser;
+	struct sw_probing *st;
 	bool ours;
 	char policy[32], verdict[32], cname[16];
 	const char *rule;
@@ -1177,16 +1182,36 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 	/* softirq_bh is a softirq too, one that current ran itself. */
 	if (sw_trace_flags_ctx(line) != (ctx == SW_CTX_SOFTIRQ_BH ? SW_CTX_SOFTIRQ : ctx))
 		sw_trace_wrong(tp, line, "ctx=%s, but the latency flags say otherwise", cname);
-	if (sw_trace_waker(tp, line) == tp->self) {
+	promiser = sw_trace_waker(tp, line);
+	if (ctx <= SW_CTX_SOFTIRQ_BH && promiser > 0 && promiser <= tp->pid_max) {
+		st = &tp->probing[promiser];
 		/*
 		 * A promise its decision before made and no event settled: a
-		 * new generation dropped the record (no event says so).
+		 * new generation dropped the record (no event says so), or the
+		 * pid is a new task's.
 		 */
-		if (ctx <= SW_CTX_SOFTIRQ_BH && tp->last_made) {
-			tp->record = -1;
-			tp->nshared = -1;
-			tp->reprobe = -1;
+		if (st->made) {
+			st->nshared = -1;
+			st->reprobe = -1;
+			if (promiser == tp->self)
+				tp->record = -1;
 		}
+		/* A probe in place of a keep, and only then. */
+		if (st->nshared >= 0 &&
+		    (v == SW_PROBE || (v == SW_KEPT && !strcmp(policy, "honest-waker")))) {
+			out->probes_checked++;
+			if (v == SW_PROBE ? st->nshared < SW_PROMISE_PROBE_AFTER :
+			    st->nshared >= SW_PROMISE_PROBE_AFTER)
+				sw_trace_wrong(tp, line, "%s after %d shared promises", verdict,
+					       st->nshared);
+		}
+		st->made = SW_MADE;
+		if (v == SW_KEPT && dest_cpu == this_cpu)
+			st->made |= SW_MADE_STACKED;
+		if (v == SW_PROBE)
+			st->made |= SW_MADE_PROBE;
+	}
+	if (sw_trace_waker(tp, line) == tp->self) {
 		/* The record as its last sched_sync_promise left it, if traced. */
 		record = tp->record;
 		if (out->own < SW_TRACE_OWN_MAX) {
@@ -1208,17 +1233,6 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 					       policy, __builtin_popcount(record & 0xff),
 					       record >> 8, record & 0xff, rule);
 		}
-		/* A probe in place of a keep, and only then. */
-		if (tp->nshared >= 0 &&
-		    (v == SW_PROBE ? tp->nshared < SW_PROMISE_PROBE_AFTER :
-		     v == SW_KEPT && !strcmp(policy, "honest-waker") &&
-		     tp->nshared >= SW_PROMISE_PROBE_AFTER))
-			sw_trace_wrong(tp, line, "%s after %d shared promises", verdict,
-				       tp->nshared);
-		if (ctx <= SW_CTX_SOFTIRQ_BH)
-			tp->last_made = SW_MADE |
-					(v == SW_KEPT && dest_cpu == this_cpu ? SW_MADE_STACKED : 0) |
-					(v == SW_PROBE ? SW_MADE_PROBE : 0);
 	}
 
 	if (ours && v == SW_KEPT && !strcmp(policy, "reciprocal-only"))
@@ -1241,6 +1255,46 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		out->reciprocal++;
 	tp->pending[pid] = 1 + dest_cpu;
 	sw_trace_seen(tp, pid, line);
+}
+
+/*
+ * honest-waker's probe state of @pid, a task named as this process, at
+ * the end of its promise by @cause: a shared one follows a decision that
+ * kept the wakee on its CPU and brings a probe nearer; a reprobe follows
+ * a probe, the first to break since the last kept one; a kept probe
+ * starts the shared count again. Returns the SW_MADE_* of the decision
+ * that made the promise, 0 if the trace does not hold it.
+ */
+static int sw_trace_probing(struct sw_trace_parse *tp, const char *line, pid_t pid, int c)
+{
+	struct sw_probing *st = &tp->probing[pid];
+	int made = st->made;
+
+	st->made = 0;
+	if (!made) {
+		/* Whether it was a probe is not known. */
+		st->nshared = -1;
+		st->reprobe = -1;
+		return 0;
+	}
+	if (c == SW_PROMISE_SHARED && !(made & SW_MADE_STACKED))
+		sw_trace_wrong(tp, line, "shared, but its decision did not keep its wakee");
+	if (c == SW_PROMISE_REPROBE && (!(made & SW_MADE_PROBE) || st->reprobe == 1))
+		sw_trace_wrong(tp, line, "reprobe, but %s",
+			       made & SW_MADE_PROBE ? "a probe broke since the last kept one" :
+						      "its decision was no probe");
+	if ((made & SW_MADE_PROBE) && (c == SW_PROMISE_LATE || c == SW_PROMISE_AWAKE) &&
+	    st->reprobe == 0)
+		sw_trace_wrong(tp, line, "a broken probe judged, the first since a kept one");
+	if (c == SW_PROMISE_SHARED && st->nshared >= 0 && st->nshared < SW_PROMISE_PROBE_AFTER)
+		st->nshared++;
+	if (c == SW_PROMISE_REPROBE)
+		st->reprobe = 1;
+	if ((made & SW_MADE_PROBE) && c == SW_PROMISE_SLEPT) {
+		st->nshared = 0;
+		st->reprobe = 0;
+	}
+	return made;
 }
 
 /*
@@ -1313,45 +1367,19 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 	}
 	/* Judged: the next promise is witnessed only if the trace holds its making. */
 	tp->promise[pid] = 0;
+	made = 0;
+	if (comm_len == tp->comm_len && !strncmp(comm, tp->comm, comm_len))
+		made = sw_trace_probing(tp, line, pid, c);
 	if (pid != tp->self)
 		return;
 	before = tp->record;
-	made = tp->last_made;
-	tp->last_made = 0;
 	if (c == SW_PROMISE_SHARED || c == SW_PROMISE_REPROBE) {
-		/* Unjudged: the record stands; a shared one brings a probe nearer. */
-		if (made && c == SW_PROMISE_SHARED && !(made & SW_MADE_STACKED))
-			sw_trace_wrong(tp, line,
-				       "shared, but its decision did not keep the wakee on its CPU");
-		if (made && c == SW_PROMISE_REPROBE &&
-		    (!(made & SW_MADE_PROBE) || tp->reprobe == 1))
-			sw_trace_wrong(tp, line, "reprobe, but %s",
-				       made & SW_MADE_PROBE ?
-				       "a probe broke already since the last kept one" :
-				       "its decision was no probe");
+		/* Unjudged: the record stands. */
 		want = before >> 8;
 		want_history = before & 0xff;
-		if (c == SW_PROMISE_SHARED && tp->nshared >= 0 &&
-		    tp->nshared < SW_PROMISE_PROBE_AFTER)
-			tp->nshared++;
-		if (c == SW_PROMISE_REPROBE)
-			tp->reprobe = 1;
 	} else {
-		if ((made & SW_MADE_PROBE) && !slept && tp->reprobe == 0)
-			sw_trace_wrong(tp, line,
-				       "a broken probe judged, the first since the last kept one");
-		if ((made & SW_MADE_PROBE) && slept)
-			tp->reprobe = 0;
-		/* Its decision was not traced: whether it was a probe is not known. */
-		if (!made) {
-			tp->nshared = -1;
-			tp->reprobe = -1;
-		}
 		want = before >> 8 < SW_PROMISE_HISTORY ? (before >> 8) + 1 : SW_PROMISE_HISTORY;
 		want_history = ((before & 0xff) << 1 | slept) & 0xff;
-		/* Probes go on until one is kept. */
-		if ((made & SW_MADE_PROBE) && slept)
-			tp->nshared = 0;
 	}
 	if (before >= 0 && made && (history != want_history || count != want))
 		sw_trace_wrong(tp, line, "record 0x%02x of %d after 0x%02x of %d",
@@ -1741,8 +1769,7 @@ int sw_trace_stop(const char *policy, struct sw_trace *out)
 int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 {
 	struct sw_trace_parse tp = {
-		.out = out, .policy = policy ? policy : "", .record = -1, .nshared = -1,
-		.reprobe = -1,
+		.out = out, .policy = policy ? policy : "", .record = -1,
 	};
 	char buf[32];
 	int i, err, ret;
@@ -1758,8 +1785,11 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 		tp.seen = calloc(tp.pid_max + 1, sizeof(*tp.seen));
 		tp.waking = calloc(tp.pid_max + 1, sizeof(*tp.waking));
 		tp.promise = calloc(tp.pid_max + 1, sizeof(*tp.promise));
-		if (!tp.pending || !tp.seen || !tp.waking || !tp.promise)
+		tp.probing = malloc((tp.pid_max + 1) * sizeof(*tp.probing));
+		if (!tp.pending || !tp.seen || !tp.waking || !tp.promise || !tp.probing)
 			err = -ENOMEM;
+		for (i = 0; !err && i <= tp.pid_max; i++)
+			tp.probing[i] = (struct sw_probing){ .nshared = -1, .reprobe = -1 };
 	}
 	if (!err && prctl(PR_GET_NAME, tp.comm))
 		err = -errno;
@@ -1787,6 +1817,7 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 	free(tp.claimed);
 	free(tp.waking);
 	free(tp.promise);
+	free(tp.probing);
 	free(tp.stacks);
 	if (tp.seen)
 		for (i = 0; i <= tp.pid_max; i++)

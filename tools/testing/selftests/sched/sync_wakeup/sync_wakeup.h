@@ -264,6 +264,7 @@ struct sw_trace {
 	long unwitnessed;		/* counters that disagree with the trace */
 	char witness[512];		/* which, if any */
 	long own_checked;		/* its decisions checked against its record */
+	long probes_checked;	/* keeps and probes checked against shared counts */
 	struct sw_own_decision own_seq[SW_TRACE_OWN_MAX];	/* the first of them */
 	/*
 	 * Wakeups between our tasks in task context whose wakee's previous

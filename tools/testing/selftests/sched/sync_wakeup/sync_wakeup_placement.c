@@ -1068,6 +1068,7 @@ TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
 TEST_F_TIMEOUT(placement, honest_waker_keeps_pair, ARM_TIMEOUT)
 {
 	unsigned long reached;
+	const long *p;
 	cpu_set_t saved;
 	int cpu_a, cpu_b, err;
 	struct arm a;
@@ -1078,9 +1079,14 @@ TEST_F_TIMEOUT(placement, honest_waker_keeps_pair, ARM_TIMEOUT)
 	run_judged_pingpong(_metadata, "honest-waker", SW_PP_ANSWER_ASLEEP, &a);
 	err = sched_setaffinity(0, sizeof(saved), &saved) ? -errno : 0;
 	ASSERT_EQ(0, err) TH_LOG("restoring the affinity: %s", strerror(-err));
-	TH_LOG("honest-waker pair: promises shared %ld, slept %ld, late %ld, awake %ld",
-	       a.trace.promises[SW_PROMISE_SHARED], a.trace.promises[SW_PROMISE_SLEPT],
-	       a.trace.promises[SW_PROMISE_LATE], a.trace.promises[SW_PROMISE_AWAKE]);
+	p = a.trace.promises;
+	TH_LOG("pair: promises shared %ld, reprobe %ld, slept %ld, late %ld, awake %ld",
+	       p[SW_PROMISE_SHARED], p[SW_PROMISE_REPROBE], p[SW_PROMISE_SLEPT],
+	       p[SW_PROMISE_LATE], p[SW_PROMISE_AWAKE]);
+	/* sw_trace_stop() checked them against each waker's shared count. */
+	TH_LOG("honest-waker pair: %ld keeps and probes checked against the shared count",
+	       a.trace.probes_checked);
+	EXPECT_LT(0, a.trace.probes_checked);
 	reached = reached_rule(&a) - a.st.v[SW_HINT_ONLY];
 	ASSERT_LT(0, reached) TH_LOG("no decision reached the rule on a full record");
 	expect_bound(_metadata, "honest-waker pair", "kept share of the rule's decisions",
