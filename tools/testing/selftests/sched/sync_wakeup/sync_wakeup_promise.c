@@ -298,7 +298,7 @@ TEST_F_TIMEOUT(promise, honest_waker_streamer_bounded, PROMISE_TIMEOUT)
 	     first++)
 		;
 	n = sw_own_as_waker(&t, start, first < t.own ? first + 1 : t.own);
-	TH_LOG("the stream's first hint_dropped at its decision %ld as the waker, of %ld (bound %d)",
+	TH_LOG("the stream's first hint_dropped at decision %ld as the waker of %ld (bound %d)",
 	       n, sw_own_as_waker(&t, start, t.own), SW_DISTRUST_BOUND);
 	EXPECT_LT(first, t.own) TH_LOG("no decision of the stream dropped the hint");
 	EXPECT_GE(SW_DISTRUST_BOUND, n);
