@@ -256,11 +256,12 @@ static inline void sync_promise_end(struct task_struct *w,
 /*
  * At a decided sync wakeup by @w, judge the promise its previous one made.
  *
- * Not judged ("shared") if the policy kept the wakee on @w's CPU and @w
- * was preempted since (nivcsw moved): a wakee that runs first may answer
- * before @w blocks, so @w finds its answer ready and wakes again without
- * having slept, a promise broken by the placement, not by @w. A pipe pair
- * and a streamer look alike then; honest-waker's probes tell them apart.
+ * Not judged ("shared") if the policy kept the wakee on @w's CPU: there
+ * the wakee may preempt @w and answer before @w blocks, or be pulled to
+ * another CPU by the load balancer and answer from there, so @w finds its
+ * answer ready and wakes again without having slept, a promise broken by
+ * the placement, not by @w. A pipe pair and a streamer look alike then;
+ * honest-waker's probes tell them apart.
  *
  * Otherwise kept if @w blocked since (nvcsw moved) after running at most
  * sysctl_sched_migration_cost: the scheduler's own measure of a run short
@@ -275,14 +276,12 @@ static inline void sync_promise_end(struct task_struct *w,
  * also marks a run's start, which shortens the run judged: that errs
  * towards kept. The runtimes are read without @w's rq lock, under which
  * another CPU may write them: on 32-bit a torn value misjudges one
- * promise, as does a waker that blocked a
- * multiple of 65536 times (16 bits of nvcsw), was preempted a multiple of
- * 128 times (7 bits of nivcsw) or ran a multiple of 73 minutes in between.
+ * promise, as does a waker that blocked a multiple of 65536 times (16
+ * bits of nvcsw) or ran a multiple of 73 minutes in between.
  */
 static inline void sync_promise_judge(struct task_struct *w)
 {
 	u32 limit = sync_promise_clock(sysctl_sched_migration_cost);
-	bool shared;
 	u32 ran;
 
 	if (w->sync_promise_gen != READ_ONCE(sync_wakeup_generation)) {
@@ -292,13 +291,11 @@ static inline void sync_promise_judge(struct task_struct *w)
 		w->sync_promise_reprobe = 0;
 		return;
 	}
-	shared = w->sync_promise_stacked &&
-		 (w->nivcsw & 0x7f) != w->sync_promise_nivcsw;
-	if (shared || (u16)w->nvcsw == w->sync_promise_nvcsw) {
+	if (w->sync_promise_stacked || (u16)w->nvcsw == w->sync_promise_nvcsw) {
 		/* Lockless, and for the trace only. */
 		ran = sync_promise_clock(data_race(w->se.sum_exec_runtime)) -
 		      w->sync_promise_runtime;
-		if (shared) {
+		if (w->sync_promise_stacked) {
 			/* A probe comes nearer. */
 			if (w->sync_promise_nshared < SYNC_PROMISE_PROBE_AFTER)
 				w->sync_promise_nshared++;
@@ -327,7 +324,6 @@ static inline void sync_promise_make(struct task_struct *w, bool stacked,
 	/* Lockless: a stale or torn value misjudges one promise. */
 	w->sync_promise_runtime = sync_promise_clock(data_race(w->se.prev_sum_exec_runtime));
 	w->sync_promise_nvcsw = (u16)w->nvcsw;
-	w->sync_promise_nivcsw = w->nivcsw & 0x7f;
 	w->sync_promise_stacked = stacked;
 	w->sync_promise_probe = probe;
 	this_cpu_inc(sync_wakeup_stats.promises[SYNC_PROMISE_MADE]);

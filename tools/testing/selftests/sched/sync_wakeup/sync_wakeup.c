@@ -925,6 +925,7 @@ struct sw_trace_parse {
 	char comm[16];
 	int *pending;		/* per pid: 1 + dest_cpu of its last event, 0 if none */
 	int record;		/* this process': history | count << 8, -1 if unknown */
+	int judged;		/* its promise judged since its last decision, -1 none */
 	struct sw_probing *probing;	/* per pid of a task named as this process */
 	char **seen;		/* per pid: its last event of either kind, for errors */
 	int pid_max;
@@ -1219,10 +1220,12 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 			out->own_seq[out->own].verdict = v;
 			out->own_seq[out->own].ctx = ctx;
 			out->own_seq[out->own].record = record;
+			out->own_seq[out->own].judged = tp->judged;
 			out->own_seq[out->own].this_cpu = this_cpu;
 			out->own_seq[out->own].prev_cpu = prev_cpu;
 		}
 		out->own++;
+		tp->judged = -1;
 		if (!strcmp(tp->policy, "honest-waker") && record >= 0) {
 			rule = ctx <= SW_CTX_SOFTIRQ_BH ? sw_honest_waker_rule(record) :
 							  "hint-only";
@@ -1260,7 +1263,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 /*
  * honest-waker's probe state of @pid, a task named as this process, at
  * the end of its promise by @cause: a shared one follows a decision that
- * kept the wakee on its CPU and brings a probe nearer; a reprobe follows
+ * kept the wakee on its CPU, and every such decision's promise is shared;
+ * it brings a probe nearer; a reprobe follows
  * a probe, the first to break since the last kept one; a kept probe
  * starts the shared count again. Returns the SW_MADE_* of the decision
  * that made the promise, 0 if the trace does not hold it.
@@ -1277,8 +1281,10 @@ static int sw_trace_probing(struct sw_trace_parse *tp, const char *line, pid_t p
 		st->reprobe = -1;
 		return 0;
 	}
-	if (c == SW_PROMISE_SHARED && !(made & SW_MADE_STACKED))
-		sw_trace_wrong(tp, line, "shared, but its decision did not keep its wakee");
+	if ((c == SW_PROMISE_SHARED) != !!(made & SW_MADE_STACKED))
+		sw_trace_wrong(tp, line, c == SW_PROMISE_SHARED ?
+			       "shared, but its decision did not keep its wakee" :
+			       "judged, but its decision kept its wakee");
 	if (c == SW_PROMISE_REPROBE && (!(made & SW_MADE_PROBE) || st->reprobe == 1))
 		sw_trace_wrong(tp, line, "reprobe, but %s",
 			       made & SW_MADE_PROBE ? "a probe broke since the last kept one" :
@@ -1372,6 +1378,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 		made = sw_trace_probing(tp, line, pid, c);
 	if (pid != tp->self)
 		return;
+	tp->judged = c;
 	before = tp->record;
 	if (c == SW_PROMISE_SHARED || c == SW_PROMISE_REPROBE) {
 		/* Unjudged: the record stands. */
@@ -1769,7 +1776,7 @@ int sw_trace_stop(const char *policy, struct sw_trace *out)
 int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 {
 	struct sw_trace_parse tp = {
-		.out = out, .policy = policy ? policy : "", .record = -1,
+		.out = out, .policy = policy ? policy : "", .record = -1, .judged = -1,
 	};
 	char buf[32];
 	int i, err, ret;

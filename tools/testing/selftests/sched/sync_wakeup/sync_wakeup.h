@@ -199,7 +199,7 @@ enum sw_promise_cause {
 	SW_PROMISE_SLEPT,		/* blocked within the limit: kept */
 	SW_PROMISE_LATE,		/* blocked after the limit: broken */
 	SW_PROMISE_AWAKE,		/* decided again without blocking: broken */
-	SW_PROMISE_SHARED,		/* preempted, its wakee on its CPU: unjudged */
+	SW_PROMISE_SHARED,		/* its wakee kept on its CPU: unjudged */
 	SW_PROMISE_REPROBE,		/* a first broken probe: forgiven, unjudged */
 	SW_NR_PROMISE_CAUSES
 };
@@ -219,6 +219,7 @@ struct sw_own_decision {
 	int verdict;			/* SW_KEPT ... SW_PROBE */
 	int ctx;			/* SW_CTX_TASK ... */
 	int record;			/* judged on: history | count << 8, -1 unknown */
+	int judged;			/* SW_PROMISE_* judged just before it, -1 none */
 	int this_cpu, prev_cpu;
 };
 

@@ -1046,9 +1046,10 @@ TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
 }
 
 /*
- * A pipe pair kept together: a wakee kept on the waker CPU preempts the
- * waker and can run before the waker blocks, a promise the placement
- * broke, which is left unjudged (shared); the record the pair earned
+ * A pipe pair kept together: a wakee kept on the waker CPU can preempt
+ * the waker, or be pulled to the other CPU, and answer before the waker
+ * blocks, a promise the placement broke; every promise whose wakee the
+ * rule kept is left unjudged (shared); the record the pair earned
  * before it was kept keeps it together, and a probe (placed as hint-only)
  * in every SW_PROMISE_PROBE_AFTER + 1 decisions at most is what it loses.
  * So of the decisions that reached the rule, at least HONEST_KEPT_MIN are
@@ -1149,8 +1150,8 @@ static const char *record_str(int record, char *buf, size_t size)
  *
  * Into the fan-out the waker is judged dishonest within SW_DISTRUST_BOUND
  * decisions whatever the timing: each of its wakeups breaks the promise of
- * the one before, or is left unjudged where a reader kept on its CPU
- * preempted it, until its keeps turn into probes (sync_wakeup_promise's
+ * the one before, or is left unjudged where a reader was kept on its
+ * CPU, until its keeps turn into probes (sync_wakeup_promise's
  * honest_waker_streamer_bounded). Back to a pair it is judged honest
  * again as soon as half of its last eight promises were kept, which
  * sw_trace_stop() checks at every decision; how soon that is depends on
