@@ -263,15 +263,19 @@ static inline void sync_promise_end(struct task_struct *w,
  * the placement, not by @w. A pipe pair and a streamer look alike then;
  * honest-waker's probes tell them apart.
  *
- * Otherwise kept if @w blocked since (nvcsw moved) after running at most
- * sysctl_sched_migration_cost: the scheduler's own measure of a run short
- * enough that its cache is still hot, so a wakee that waited that long on
- * the waker CPU lost less than a migration would cost it. Measured from the
- * start of the run that made the promise to the start of @w's current run
- * (set_next_entity()'s prev_sum_exec_runtime at both ends), so the waker's
- * whole run around its wakeup counts, and a task that blocked twice since,
- * or was preempted after it woke, is charged for those runs too; neither
- * end depends on the tick's phase. set_next_task() on a running @w (a
+ * Otherwise kept if @w blocked since (nvcsw moved) and ran at most
+ * sysctl_sched_migration_cost per block: the scheduler's own measure of a
+ * run short enough that its cache is still hot, so a wakee that waited
+ * that long on the waker CPU lost less than a migration would cost it.
+ * Measured from the start of the run that made the promise to the start of
+ * @w's current run (set_next_entity()'s prev_sum_exec_runtime at both
+ * ends), so the waker's whole run around its wakeup counts, and a task
+ * that was preempted after it woke is charged for that run too; neither
+ * end depends on the tick's phase. Per block, as a waker's wakeups that
+ * reach no decision (a wakee still queued, sched_delayed, goes through
+ * ttwu_runnable()) stretch the window over many of its sleeps: the whole
+ * window against one limit would break a pipe pair's promise for a window
+ * longer than about ten round trips. set_next_task() on a running @w (a
  * change of its priority, affinity or group, by itself or another CPU)
  * also marks a run's start, which shortens the run judged: that errs
  * towards kept. The runtimes are read without @w's rq lock, under which
@@ -308,6 +312,9 @@ static inline void sync_promise_judge(struct task_struct *w)
 	/* Lockless: a stale or torn value misjudges one promise. */
 	ran = sync_promise_clock(data_race(w->se.prev_sum_exec_runtime)) -
 	      w->sync_promise_runtime;
+	/* ran is a u32: a bound clamped to U32_MAX judges it as the full one. */
+	limit = min_t(u64, (u64)limit * (u16)((u16)w->nvcsw - w->sync_promise_nvcsw),
+		      U32_MAX);
 	sync_promise_end(w, ran <= limit ? SYNC_PROMISE_SLEPT : SYNC_PROMISE_LATE,
 			 ran, limit);
 }

@@ -942,6 +942,8 @@ struct sw_trace_parse {
 	bool *claimed;		/* per CPU: a task woken or moved there since */
 	long *waking;		/* per pid: seq of its pending sched_waking, or 0 */
 	unsigned char *promise;	/* per pid: SW_PROMISED, SW_BLOCKED, SW_UNSURE, SW_D_WAIT */
+	unsigned int *blocks;	/* per pid: its blocks since its promise */
+	unsigned long long limit;	/* the promise limit an unscaled event gave, ns */
 	struct sw_stack *stacks;
 	int nr_stacks, cap_stacks;
 };
@@ -1169,6 +1171,7 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		promiser = sw_trace_waker(tp, line);
 		if (promiser > 0 && promiser <= tp->pid_max)
 			tp->promise[promiser] = SW_PROMISED;
+			tp->blocks[promiser] = 0;
 	}
 	/* The followed wakeup this decision places, if any. */
 	for (i = tp->nr_stacks - 1; i >= 0; i--) {
@@ -1326,7 +1329,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 		[SW_PROMISE_REPROBE] = "reprobe",
 	};
 	int pid, history, count, before, want, want_history, made, c;
-	unsigned long long ran, limit;
+	unsigned long long ran, limit, want_limit;
 	char cause[16];
 	bool slept, blocked, sure;
 
@@ -1346,6 +1349,17 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 	slept = c == SW_PROMISE_SLEPT;
 	blocked = tp->promise[pid] & SW_BLOCKED;
 	sure = (tp->promise[pid] & (SW_PROMISED | SW_UNSURE)) == SW_PROMISED;
+	if (c == SW_PROMISE_AWAKE || c == SW_PROMISE_SHARED)
+		tp->limit = limit;
+	/* The limit scales with the blocks since the promise, clamped to 32 bits. */
+	if ((slept || c == SW_PROMISE_LATE) && sure && tp->limit &&
+	    !(tp->promise[pid] & SW_D_WAIT) && tp->blocks[pid] < 0x10000) {
+		want_limit = (tp->limit >> 10) * tp->blocks[pid];
+		want_limit = (want_limit < 0xffffffffULL ? want_limit : 0xffffffffULL) << 10;
+		if (limit != want_limit)
+			sw_trace_wrong(tp, line, "%s on a limit of %llu ns, not %llu for %u blocks",
+				       cause, limit, want_limit, tp->blocks[pid]);
+	}
 	if (slept && ran > limit)
 		sw_trace_wrong(tp, line, "kept, but ran %llu ns, past the limit %llu", ran, limit);
 	else if (c == SW_PROMISE_LATE && ran <= limit)
@@ -1373,6 +1387,7 @@ static void sw_trace_promise(struct sw_trace_parse *tp, const char *line,
 	}
 	/* Judged: the next promise is witnessed only if the trace holds its making. */
 	tp->promise[pid] = 0;
+	tp->blocks[pid] = 0;
 	made = 0;
 	if (comm_len == tp->comm_len && !strncmp(comm, tp->comm, comm_len))
 		made = sw_trace_probing(tp, line, pid, c);
@@ -1490,8 +1505,10 @@ static void sw_trace_switch(struct sw_trace_parse *tp, const char *line, int cpu
 	 */
 	if (state == 'D' && tp->rt)
 		tp->promise[prev] |= SW_D_WAIT;
-	else if (state != 'R')
+	else if (state != 'R') {
 		tp->promise[prev] |= SW_BLOCKED;
+		tp->blocks[prev]++;
+	}
 	else if (p[n] != '+')
 		tp->promise[prev] |= SW_UNSURE;
 	tp->curr[cpu] = next;
@@ -1792,8 +1809,10 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 		tp.seen = calloc(tp.pid_max + 1, sizeof(*tp.seen));
 		tp.waking = calloc(tp.pid_max + 1, sizeof(*tp.waking));
 		tp.promise = calloc(tp.pid_max + 1, sizeof(*tp.promise));
+		tp.blocks = calloc(tp.pid_max + 1, sizeof(*tp.blocks));
 		tp.probing = malloc((tp.pid_max + 1) * sizeof(*tp.probing));
-		if (!tp.pending || !tp.seen || !tp.waking || !tp.promise || !tp.probing)
+		if (!tp.pending || !tp.seen || !tp.waking || !tp.promise || !tp.blocks ||
+		    !tp.probing)
 			err = -ENOMEM;
 		for (i = 0; !err && i <= tp.pid_max; i++)
 			tp.probing[i] = (struct sw_probing){ .nshared = -1, .reprobe = -1 };
@@ -1824,6 +1843,7 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 	free(tp.claimed);
 	free(tp.waking);
 	free(tp.promise);
+	free(tp.blocks);
 	free(tp.probing);
 	free(tp.stacks);
 	if (tp.seen)
