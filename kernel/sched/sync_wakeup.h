@@ -74,7 +74,7 @@ enum sync_promise_cause {
 	SYNC_PROMISE_SLEPT,	/* blocked within the bound: kept */
 	SYNC_PROMISE_LATE,	/* blocked, but only after the bound: broken */
 	SYNC_PROMISE_AWAKE,	/* decided again without blocking: broken */
-	SYNC_PROMISE_SHARED,	/* preempted with its wakee on its CPU: not judged */
+	SYNC_PROMISE_SHARED,	/* its wakee kept on its CPU: not judged */
 	SYNC_PROMISE_REPROBE,	/* a first broken probe: forgiven, probed again */
 	NR_SYNC_PROMISE_CAUSES
 };
@@ -313,7 +313,8 @@ static inline void sync_promise_judge(struct task_struct *w)
 	ran = sync_promise_clock(data_race(w->se.prev_sum_exec_runtime)) -
 	      w->sync_promise_runtime;
 	/* ran is a u32: a bound clamped to U32_MAX judges it as the full one. */
-	limit = min_t(u64, (u64)limit * (u16)((u16)w->nvcsw - w->sync_promise_nvcsw),
+	limit = min_t(u64, mul_u32_u32(limit, (u16)((u16)w->nvcsw -
+						       w->sync_promise_nvcsw)),
 		      U32_MAX);
 	sync_promise_end(w, ran <= limit ? SYNC_PROMISE_SLEPT : SYNC_PROMISE_LATE,
 			 ran, limit);

@@ -1169,9 +1169,10 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 	out->wakers += ctx <= SW_CTX_SOFTIRQ_BH;
 	if (ctx <= SW_CTX_SOFTIRQ_BH) {
 		promiser = sw_trace_waker(tp, line);
-		if (promiser > 0 && promiser <= tp->pid_max)
+		if (promiser > 0 && promiser <= tp->pid_max) {
 			tp->promise[promiser] = SW_PROMISED;
 			tp->blocks[promiser] = 0;
+		}
 	}
 	/* The followed wakeup this decision places, if any. */
 	for (i = tp->nr_stacks - 1; i >= 0; i--) {
@@ -1503,14 +1504,14 @@ static void sw_trace_switch(struct sw_trace_parse *tp, const char *line, int cpu
 	 * A bare R is a yield (nivcsw) or a block a pending signal undid
 	 * (nvcsw): which one, the trace cannot tell.
 	 */
-	if (state == 'D' && tp->rt)
+	if (state == 'D' && tp->rt) {
 		tp->promise[prev] |= SW_D_WAIT;
-	else if (state != 'R') {
+	} else if (state != 'R') {
 		tp->promise[prev] |= SW_BLOCKED;
 		tp->blocks[prev]++;
-	}
-	else if (p[n] != '+')
+	} else if (p[n] != '+') {
 		tp->promise[prev] |= SW_UNSURE;
+	}
 	tp->curr[cpu] = next;
 	tp->claimed[cpu] = false;
 	if (next)

@@ -254,8 +254,8 @@ TEST_F_TIMEOUT(promise, udp_sender_dishonest, PROMISE_TIMEOUT)
 /*
  * A waker honest-waker trusts turns into a streamer: a pipe pair in which
  * each side writes only once the other sleeps fills this process' record
- * with kept promises; then it sends UDP_MESSAGES datagrams, blocking
- * only if the socket's buffer fills. Each promise it makes from then on is
+ * with kept promises; then it sends UDP_MESSAGES datagrams, each once the
+ * receiver sleeps, and should not block. Each promise it makes from then on is
  * shared (its wakee was kept on its CPU) or judged: at most
  * SW_PROMISE_PROBE_AFTER shared ones come before its keeps turn into
  * probes, which are judged (a broken one when the next breaks too), and
@@ -298,8 +298,8 @@ TEST_F_TIMEOUT(promise, honest_waker_streamer_bounded, PROMISE_TIMEOUT)
 		TH_LOG("the pair did not leave this process trusted: nothing to bound");
 	/*
 	 * The bound holds for a waker that stops sleeping: a promise the
-	 * sender kept (a send that blocked) starts it again, from the
-	 * decision that judged it.
+	 * sender kept starts it again, from the decision that judged it
+	 * (the witness checks that a kept promise's waker blocked).
 	 */
 	for (first = from = start;
 	     first < t.own && t.own_seq[first].verdict != SW_HINT_DROPPED; first++)
