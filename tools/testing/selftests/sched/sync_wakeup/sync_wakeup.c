@@ -1277,6 +1277,7 @@ static int sw_trace_probing(struct sw_trace_parse *tp, const char *line, pid_t p
 {
 	struct sw_probing *st = &tp->probing[pid];
 	int made = st->made;
+	bool shared;
 
 	st->made = 0;
 	if (!made) {
@@ -1285,8 +1286,9 @@ static int sw_trace_probing(struct sw_trace_parse *tp, const char *line, pid_t p
 		st->reprobe = -1;
 		return 0;
 	}
-	if ((c == SW_PROMISE_SHARED) != !!(made & SW_MADE_STACKED))
-		sw_trace_wrong(tp, line, c == SW_PROMISE_SHARED ?
+	shared = c == SW_PROMISE_SHARED;
+	if (shared != !!(made & SW_MADE_STACKED))
+		sw_trace_wrong(tp, line, shared ?
 			       "shared, but its decision did not keep its wakee" :
 			       "judged, but its decision kept its wakee");
 	if (c == SW_PROMISE_REPROBE && (!(made & SW_MADE_PROBE) || st->reprobe == 1))
