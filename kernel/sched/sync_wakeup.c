@@ -57,6 +57,7 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu, int *wake_flags)
 {
 	struct sync_wakeup_decision *d = this_cpu_ptr(&sync_wakeup_decision);
 	struct sync_wakeup_stats *st = this_cpu_ptr(&sync_wakeup_stats);
+	enum sync_wakeup_landing landing;
 	int cpu = smp_processor_id();
 
 	if (d->p != p || d->gen != READ_ONCE(sync_wakeup_generation)) {
@@ -65,10 +66,23 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu, int *wake_flags)
 	}
 	d->p = NULL;
 
+	landing = sync_wakeup_landing(cpu, dest_cpu);
 	raw_write_seqcount_begin(&st->seq);
-	st->counts.decided[d->verdict][sync_wakeup_landing(cpu, dest_cpu)]++;
+	st->counts.decided[d->verdict][landing]++;
 	st->counts.contexts[d->ctx]++;
 	raw_write_seqcount_end(&st->seq);
+#ifdef CONFIG_CGROUP_SCHED
+	/* Where the waker's group decided it (sync_wakeup_policy()). */
+	if (d->ctx <= SYNC_CTX_SOFTIRQ_BH) {
+		struct sync_wakeup_group_counts __percpu *gc;
+
+		gc = task_group(current)->sync_wakeup_counts;
+		if (gc) {
+			this_cpu_inc(gc->verdicts[d->verdict]);
+			this_cpu_inc(gc->landings[landing]);
+		}
+	}
+#endif
 	trace_sched_sync_wakeup_tp(p, d->policy, d->verdict, d->ctx,
 				   d->prev_cpu, d->affine_cpu, dest_cpu);
 	trace_sched_sync_wakeup(p, d->policy, d->verdict, d->ctx, d->prev_cpu,
@@ -317,3 +331,167 @@ const struct file_operations sync_wakeup_stats_fops = {
 	.llseek		= seq_lseek,
 	.release	= single_release,
 };
+
+#ifdef CONFIG_CGROUP_SCHED
+/*
+ * cpu.sync_wakeup: the policy for the sync wakeups whose waker is in the
+ * group ("inherit": its parent's; the root group follows the sysctl).
+ * Resolved here, when a group is written or brought online, into each
+ * group's sync_wakeup_effective, so a wakeup reads one value
+ * (sync_wakeup_policy()). The mutex orders the two, as css_online() and
+ * css_for_each_descendant_pre() need: a group online before a write's
+ * walk is seen by it, and one brought online after copies the result.
+ */
+static DEFINE_MUTEX(sync_wakeup_cgroup_mutex);
+
+int sync_wakeup_alloc_group(struct task_group *tg)
+{
+	tg->sync_wakeup_counts = alloc_percpu(struct sync_wakeup_group_counts);
+
+	return tg->sync_wakeup_counts ? 0 : -ENOMEM;
+}
+
+void sync_wakeup_free_group(struct task_group *tg)
+{
+	free_percpu(tg->sync_wakeup_counts);
+}
+
+/* Resolve @top's and its descendants' policies, top down. */
+static void sync_wakeup_resolve(struct cgroup_subsys_state *top)
+{
+	struct cgroup_subsys_state *css;
+
+	lockdep_assert_held(&sync_wakeup_cgroup_mutex);
+
+	rcu_read_lock();
+	css_for_each_descendant_pre(css, top) {
+		struct task_group *tg = css_tg(css);
+		u8 policy = tg->sync_wakeup ?:
+			    css_tg(css->parent)->sync_wakeup_effective;
+
+		/* A subtree already resolved to this is unchanged below. */
+		if (policy == tg->sync_wakeup_effective && css != top) {
+			css = css_rightmost_descendant(css);
+			continue;
+		}
+		WRITE_ONCE(tg->sync_wakeup_effective, policy);
+	}
+	rcu_read_unlock();
+}
+
+void sync_wakeup_online_group(struct task_group *tg)
+{
+	guard(mutex)(&sync_wakeup_cgroup_mutex);
+	sync_wakeup_resolve(&tg->css);
+}
+
+static int cpu_sync_wakeup_show(struct seq_file *sf, void *v)
+{
+	u8 policy = READ_ONCE(css_tg(seq_css(sf))->sync_wakeup);
+
+	seq_printf(sf, "%s\n", policy ? sync_wakeup_policy_names[policy - 1] :
+					"inherit");
+	return 0;
+}
+
+/* One name, as the sysctl takes it, or "inherit"; else -EINVAL, unchanged. */
+static ssize_t cpu_sync_wakeup_write(struct kernfs_open_file *of, char *buf,
+				     size_t nbytes, loff_t off)
+{
+	struct cgroup_subsys_state *css = of_css(of);
+	int policy = -1;
+
+	if (!sysfs_streq(buf, "inherit")) {
+		policy = __sysfs_match_string(sync_wakeup_policy_names,
+					      NR_SYNC_POLICIES, buf);
+		if (policy < 0)
+			return policy;
+	}
+
+	guard(mutex)(&sync_wakeup_cgroup_mutex);
+	css_tg(css)->sync_wakeup = policy + 1;
+	sync_wakeup_resolve(css);
+
+	return nbytes;
+}
+
+/* The policy the group's wakers get now: its own, an ancestor's or the sysctl's. */
+static int cpu_sync_wakeup_effective_show(struct seq_file *sf, void *v)
+{
+	u8 policy = READ_ONCE(css_tg(seq_css(sf))->sync_wakeup_effective);
+
+	seq_printf(sf, "%s\n", sync_wakeup_policy_names[policy ? policy - 1 :
+				READ_ONCE(sysctl_sched_sync_wakeup_policy)]);
+	return 0;
+}
+
+/*
+ * The sync wakeups decided for the wakers of the group and of its
+ * descendants, as debugfs sched/sync_wakeup_stats names them; read
+ * without stopping the counting, so a verdict and a landing of one
+ * wakeup may fall on either side of the read.
+ */
+static int cpu_sync_wakeup_stat_show(struct seq_file *sf, void *v)
+{
+	struct sync_wakeup_group_counts sum = {};
+	struct cgroup_subsys_state *css;
+	unsigned long total = 0;
+	int cpu, i;
+
+	rcu_read_lock();
+	css_for_each_descendant_pre(css, seq_css(sf)) {
+		struct task_group *tg = css_tg(css);
+
+		for_each_possible_cpu(cpu) {
+			struct sync_wakeup_group_counts *c;
+
+			c = per_cpu_ptr(tg->sync_wakeup_counts, cpu);
+			for (i = 0; i < NR_SYNC_VERDICTS; i++)
+				sum.verdicts[i] += READ_ONCE(c->verdicts[i]);
+			for (i = 0; i < NR_SYNC_LANDINGS; i++)
+				sum.landings[i] += READ_ONCE(c->landings[i]);
+		}
+	}
+	rcu_read_unlock();
+
+	for (i = 0; i < NR_SYNC_VERDICTS; i++)
+		total += sum.verdicts[i];
+	seq_printf(sf, "sync_wakeups %lu\n", total);
+	for (i = 0; i < NR_SYNC_VERDICTS; i++)
+		seq_printf(sf, "%s %lu\n", sync_wakeup_verdict_names[i],
+			   sum.verdicts[i]);
+	for (i = 0; i < NR_SYNC_LANDINGS; i++)
+		seq_printf(sf, "%s %lu\n", sync_wakeup_landing_names[i],
+			   sum.landings[i]);
+	return 0;
+}
+
+static struct cftype sync_wakeup_cgroup_files[] = {
+	{
+		.name = "sync_wakeup",
+		.flags = CFTYPE_NOT_ON_ROOT,
+		.seq_show = cpu_sync_wakeup_show,
+		.write = cpu_sync_wakeup_write,
+	},
+	{
+		.name = "sync_wakeup.effective",
+		.flags = CFTYPE_NOT_ON_ROOT,
+		.seq_show = cpu_sync_wakeup_effective_show,
+	},
+	{
+		.name = "sync_wakeup.stat",
+		.flags = CFTYPE_NOT_ON_ROOT,
+		.seq_show = cpu_sync_wakeup_stat_show,
+	},
+	{ }	/* terminate */
+};
+
+/* The cpu controller's files on cgroup v2, beside those core.c adds. */
+static int __init sync_wakeup_cgroup_init(void)
+{
+	WARN_ON(cgroup_add_dfl_cftypes(&cpu_cgrp_subsys,
+				       sync_wakeup_cgroup_files));
+	return 0;
+}
+subsys_initcall(sync_wakeup_cgroup_init);
+#endif /* CONFIG_CGROUP_SCHED */

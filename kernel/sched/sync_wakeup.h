@@ -141,6 +141,16 @@ struct sync_wakeup_decision {
 	int			affine_cpu;
 };
 
+/*
+ * A cpu cgroup's sync wakeups, counted on the CPU that decided them, for
+ * its cpu.sync_wakeup.stat. Only the deciding CPU writes its own, with
+ * interrupts off.
+ */
+struct sync_wakeup_group_counts {
+	unsigned long		verdicts[NR_SYNC_VERDICTS];
+	unsigned long		landings[NR_SYNC_LANDINGS];
+};
+
 DECLARE_PER_CPU(struct sync_wakeup_stats, sync_wakeup_stats);
 DECLARE_PER_CPU(struct sync_wakeup_decision, sync_wakeup_decision);
 extern unsigned int sysctl_sched_sync_wakeup_policy;
@@ -155,6 +165,16 @@ extern const struct file_operations sync_wakeup_stats_fops;
 extern u8 sync_wakeup_generation;
 
 void sync_wakeup_placed(struct task_struct *p, int dest_cpu, int *wake_flags);
+
+#ifdef CONFIG_CGROUP_SCHED
+int sync_wakeup_alloc_group(struct task_group *tg);
+void sync_wakeup_free_group(struct task_group *tg);
+void sync_wakeup_online_group(struct task_group *tg);
+#else
+static inline int sync_wakeup_alloc_group(struct task_group *tg) { return 0; }
+static inline void sync_wakeup_free_group(struct task_group *tg) { }
+static inline void sync_wakeup_online_group(struct task_group *tg) { }
+#endif
 
 /*
  * Turning SYNC_PAIR_AFFINE on starts a new generation: a decision left
@@ -190,6 +210,26 @@ static inline bool sync_wakeup_has_waker(enum sync_wakeup_context ctx)
 {
 	return ctx <= SYNC_CTX_SOFTIRQ_BH &&
 	       current->sched_class == &fair_sched_class;
+}
+
+/*
+ * The policy for a sync wakeup decided in @ctx: that of the group of its
+ * waker, current (cpu.sync_wakeup, resolved up the hierarchy when a group
+ * is written or made), or the sysctl's where no group on the way up chose
+ * one and where current is not the waker (sync_wakeup_context()). Stored
+ * as policy + 1, 0 for the sysctl's.
+ */
+static inline enum sync_wakeup_policy sync_wakeup_policy(enum sync_wakeup_context ctx)
+{
+#ifdef CONFIG_CGROUP_SCHED
+	/* Interrupts are off: current's group is not freed under us (RCU). */
+	u8 policy = ctx <= SYNC_CTX_SOFTIRQ_BH ?
+		    READ_ONCE(task_group(current)->sync_wakeup_effective) : 0;
+
+	if (policy)
+		return policy - 1;
+#endif
+	return READ_ONCE(sysctl_sched_sync_wakeup_policy);
 }
 
 /* Runtime in the task's units: 1024 ns, 32 bits (73 minutes). */
