@@ -25,7 +25,7 @@ STRESS_SECS=${STRESS_SECS:-60}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 boot_test=sched/sync_wakeup:sync_wakeup_boot
 # Whose outcome can depend on the topology, and whose cannot.
-per_topo_tests="sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_promise"
+per_topo_tests="sched/sync_wakeup:sync_wakeup_placement sched/sync_wakeup:sync_wakeup_promise sched/sync_wakeup:sync_wakeup_cgroup"
 once_tests="$boot_test sched/sync_wakeup:sync_wakeup_iface"
 # On a topology of asymmetric CPU capacity (CAPACITY_<TOPO>), instead of
 # placement and promise, whose bounds assume equal capacities (placement

@@ -44,6 +44,22 @@ else
 	tap 0 "systemd-analyze verify $unit # SKIP systemd-analyze is not installed"
 fi
 
+# The per-service drop-in, on a stand-in service of its own.
+dropin=contrib/distro/sync-wakeup-policy.conf
+if command -v systemd-analyze >/dev/null; then
+	units=$(mktemp -d)
+	mkdir "$units/sync-wakeup-example.service.d"
+	printf '[Service]\nExecStart=/bin/true\n' >"$units/sync-wakeup-example.service"
+	cp "$REPO/$dropin" "$units/sync-wakeup-example.service.d/"
+	# A warning (an unknown key, a bad quote) fails it too: verify exits 0 on those.
+	out=$(SYSTEMD_UNIT_PATH="$units:" systemd-analyze verify "$units/sync-wakeup-example.service" 2>&1) &&
+		[ -z "$out" ] && rc=0 || rc=1
+	rm -rf "$units"
+	tap "$rc" "systemd-analyze verify a service with $dropin" "$out"
+else
+	tap 0 "systemd-analyze verify a service with $dropin # SKIP systemd-analyze is not installed"
+fi
+
 # self_test SCRIPT WHAT UNIT: one line for a host-side test script, which
 # prints TAP and exits non-zero on a failure; its failures as the details.
 self_test() {

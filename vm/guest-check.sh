@@ -66,12 +66,29 @@ check_sysctl_d() {
 	echo "$old" >"$knob"
 }
 
+# The distro drop-in's ExecStartPre, as systemd would run it (its "$$" a
+# "$") in a service's group, sets that group's policy.
+check_dropin() {
+	conf=$here/../contrib/distro/sync-wakeup-policy.conf
+	cg=/sys/fs/cgroup
+	want=$(sed -n 's/^ExecStartPre=.*echo \([a-z-]*\) .*/\1/p' "$conf")
+	cmd=$(sed -n 's/^ExecStartPre=+//p' "$conf" | sed 's/\$\$/$/g')
+	grep -q cgroup2 /proc/self/mounts || mount -t cgroup2 cgroup2 "$cg"
+	echo +cpu >"$cg/cgroup.subtree_control" && mkdir "$cg/dropin.service" &&
+		sh -c "echo \$\$ >$cg/dropin.service/cgroup.procs && $cmd" &&
+		[ -n "$want" ] && [ "$(cat "$cg/dropin.service/cpu.sync_wakeup")" = "$want" ]
+	tap $? "contrib/distro drop-in's ExecStartPre sets its service's group to '$want'"
+	rmdir "$cg/dropin.service" 2>/dev/null
+	echo -cpu >"$cg/cgroup.subtree_control"
+}
+
 echo "TAP version 13"
 feature_listed
 tap $? "kernel $(uname -r) is patched: debugfs sched/features lists SYNC_PAIR_AFFINE"
 check_topology
 check_policies
 check_sysctl_d
+check_dropin
 
 cd "$kselftest" || { tap 1 "kselftests installed in $kselftest"; exit 1; }
 if [ $# -gt 0 ]; then

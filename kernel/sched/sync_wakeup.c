@@ -394,13 +394,19 @@ static int cpu_sync_wakeup_show(struct seq_file *sf, void *v)
 	return 0;
 }
 
-/* One name, as the sysctl takes it, or "inherit"; else -EINVAL, unchanged. */
+/*
+ * One name, as the sysctl takes it, or "inherit"; else -EINVAL, unchanged.
+ * (cgroup_file_write() takes an empty write as a no-op.)
+ */
 static ssize_t cpu_sync_wakeup_write(struct kernfs_open_file *of, char *buf,
 				     size_t nbytes, loff_t off)
 {
 	struct cgroup_subsys_state *css = of_css(of);
 	int policy = -1;
 
+	/* kernfs ends @buf at @nbytes: a NUL before is a bad name. */
+	if (strlen(buf) != nbytes)
+		return -EINVAL;
 	if (!sysfs_streq(buf, "inherit")) {
 		policy = __sysfs_match_string(sync_wakeup_policy_names,
 					      NR_SYNC_POLICIES, buf);

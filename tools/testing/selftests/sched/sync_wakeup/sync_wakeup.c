@@ -179,27 +179,34 @@ bool sw_is_policy(const char *name)
  * Parse sched/sync_wakeup_stats: exactly the SW_NR_STATS lines "name value",
  * in order. Returns 0, -errno, or -EPROTO on any other format.
  */
-int sw_stats_read(struct sw_stats *st)
+/* The first @nr of sw_stat_names[], one a line, in order, and nothing else. */
+static int sw_stats_parse(const char *path, int nr, struct sw_stats *st)
 {
 	char buf[4096], name[64], *line, *save;
 	unsigned long val;
 	int i = 0, pos;
 	ssize_t n;
 
-	n = sw_read_file(SW_STATS_PATH, buf, sizeof(buf));
+	memset(st, 0, sizeof(*st));
+	n = sw_read_file(path, buf, sizeof(buf));
 	if (n < 0)
 		return n;
 	if (n == 0 || buf[n - 1] != '\n')
 		return -EPROTO;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (i >= SW_NR_STATS)
+		if (i >= nr)
 			return -EPROTO;
 		if (sscanf(line, "%63s %lu%n", name, &val, &pos) != 2 ||
 		    line[pos] != '\0' || strcmp(name, sw_stat_names[i]))
 			return -EPROTO;
 		st->v[i++] = val;
 	}
-	return i == SW_NR_STATS ? 0 : -EPROTO;
+	return i == nr ? 0 : -EPROTO;
+}
+
+int sw_stats_read(struct sw_stats *st)
+{
+	return sw_stats_parse(SW_STATS_PATH, SW_NR_STATS, st);
 }
 
 /*
@@ -1095,6 +1102,40 @@ static void sw_trace_enum(char *buf, size_t size, const char * const *names, int
 
 static int sw_trace_cpu(const struct sw_trace_parse *tp, const char *line);
 
+/* sw_trace_comm_policy()'s wakers: a name, its group's policy. */
+static struct {
+	char comm[16];
+	char policy[32];
+} sw_comm_policies[SW_TRACE_COMMS];
+static int sw_nr_comm_policies;
+
+int sw_trace_comm_policy(const char *comm, const char *policy)
+{
+	if (!comm) {
+		sw_nr_comm_policies = 0;
+		return 0;
+	}
+	if (sw_nr_comm_policies == SW_TRACE_COMMS || strlen(comm) >= 16 ||
+	    strlen(policy) >= 32)
+		return -ENOSPC;
+	strcpy(sw_comm_policies[sw_nr_comm_policies].comm, comm);
+	strcpy(sw_comm_policies[sw_nr_comm_policies].policy, policy);
+	sw_nr_comm_policies++;
+	return 0;
+}
+
+/* Which sw_trace_comm_policy() waker @comm (@len bytes) is, or -1. */
+static int sw_trace_comm_index(const char *comm, size_t len)
+{
+	int i;
+
+	for (i = 0; i < sw_nr_comm_policies; i++)
+		if (strlen(sw_comm_policies[i].comm) == len &&
+		    !strncmp(comm, sw_comm_policies[i].comm, len))
+			return i;
+	return -1;
+}
+
 /*
  * One sched_sync_wakeup event, its fields from " pid=" on in @f. The rules
  * every decided sync wakeup follows, whatever the timing:
@@ -1117,8 +1158,9 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 {
 	static const char fmt[] =
 		" pid=%d policy=%31s verdict=%31s ctx=%15s prev_cpu=%d affine_cpu=%d dest_cpu=%d";
-	int pid, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, record, ctx;
+	int pid, this_cpu, prev_cpu, affine_cpu, dest_cpu, v, i, record, ctx, group;
 	struct sw_trace *out = tp->out;
+	const char *set = tp->policy;
 	pid_t waker = 0, promiser;
 	struct sw_probing *st;
 	bool ours;
@@ -1244,8 +1286,17 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 
 	if (ours && v == SW_KEPT && !strcmp(policy, "reciprocal-only"))
 		waker = sw_trace_waker(tp, line);
-	if (!sw_trace_policy_ok(tp->policy, policy))
-		sw_trace_wrong(tp, line, "policy %s while %s is set", policy, tp->policy);
+	/* The waker's group's policy, where a test named the waker. */
+	group = ctx <= SW_CTX_SOFTIRQ_BH ? sw_trace_comm_index(comm, comm_len) : -1;
+	if (group >= 0) {
+		set = sw_comm_policies[group].policy;
+		out->by_comm[group].v[SW_SYNC_WAKEUPS]++;
+		out->by_comm[group].v[v]++;
+		out->by_comm[group].v[sw_trace_landing(tp, this_cpu, dest_cpu)]++;
+	}
+	if (!sw_trace_policy_ok(set, policy))
+		sw_trace_wrong(tp, line, "policy %s while %s is set%s", policy, set,
+			       group >= 0 ? " for its waker's group" : "");
 	else if (!(sw_policy_verdicts(policy) & SW_STAT_BIT(v)))
 		sw_trace_wrong(tp, line, "%s never gives verdict %s", policy, verdict);
 	else if (v == SW_KEPT && dest_cpu != this_cpu)
@@ -2021,6 +2072,136 @@ enum sw_iface sw_iface_check(bool need_debugfs, char *why, size_t size)
 		return SW_IFACE_BROKEN;
 	}
 	return SW_IFACE_OK;
+}
+
+/* ---- cpu cgroups ---------------------------------------------------- */
+
+/*
+ * Where cgroup v2 is mounted, into @buf; mounted at /sys/fs/cgroup first
+ * if nowhere. -ENODEV: the kernel has no cgroup v2 (CONFIG_CGROUPS).
+ */
+int sw_cgroup_root(char *buf, size_t size)
+{
+	char line[512], dev[128], dir[256], type[64];
+	FILE *f = fopen("/proc/self/mounts", "re");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s %255s %63s", dev, dir, type) == 3 &&
+		    !strcmp(type, "cgroup2")) {
+			fclose(f);
+			snprintf(buf, size, "%s", dir);
+			return 0;
+		}
+	}
+	fclose(f);
+	if (mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL))
+		return errno == ENODEV ? -ENODEV : -errno;
+	snprintf(buf, size, "/sys/fs/cgroup");
+	return 0;
+}
+
+/*
+ * Give @dir's children the cpu controller ("+cpu" in its
+ * cgroup.subtree_control); @was_on says whether they had it already.
+ * -ENODEV: @dir cannot give it (not in its cgroup.controllers).
+ */
+int sw_cgroup_cpu_on(const char *dir, bool *was_on)
+{
+	char path[1024], buf[512];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
+	n = sw_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	if (!strstr(buf, "cpu ") && !strstr(buf, "cpu\n"))
+		return -ENODEV;
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
+	n = sw_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	*was_on = strstr(buf, "cpu ") || strstr(buf, "cpu\n");
+	return *was_on ? 0 : sw_write_str(path, "+cpu");
+}
+
+int sw_cgroup_cpu_off(const char *dir)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
+	return sw_write_str(path, "-cpu");
+}
+
+/* Move @pid (0: this process) into the group at @dir. */
+int sw_cgroup_enter(const char *dir, pid_t pid)
+{
+	char path[1024], num[16];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(num, sizeof(num), "%d", pid ? pid : getpid());
+	return sw_write_str(path, num);
+}
+
+/*
+ * Move every process of the group at @dir to the group at @to (the root
+ * group: cgroup v2 keeps processes out of a group that gives its children
+ * a controller), then remove it. A child removed just before may keep it
+ * busy until its css goes offline, which the kernel does from a work
+ * item: retried for up to a second.
+ */
+int sw_cgroup_leave(const char *dir, const char *to)
+{
+	char path[1024], buf[4096], *line, *save;
+	ssize_t n;
+	int err, i;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	n = sw_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n == -ENOENT ? 0 : n;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		err = sw_cgroup_enter(to, atoi(line));
+		if (err && err != -ESRCH)
+			return err;
+	}
+	for (i = 0; i < 100 && rmdir(dir) && errno == EBUSY; i++)
+		usleep(10000);
+	return sw_exists(dir) ? -errno : 0;
+}
+
+/* @dir's @file, its trailing newline dropped. */
+int sw_cgroup_read(const char *dir, const char *file, char *buf, size_t size)
+{
+	char path[1024];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	n = sw_read_file(path, buf, size);
+	if (n < 0)
+		return n;
+	if (n == 0 || buf[n - 1] != '\n')
+		return -EPROTO;
+	buf[n - 1] = '\0';
+	return 0;
+}
+
+int sw_cgroup_write(const char *dir, const char *file, const char *s)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return sw_write_str(path, s);
+}
+
+/* cpu.sync_wakeup.stat: sync_wakeups, the verdicts, the landings. */
+int sw_cgroup_stats_read(const char *dir, struct sw_stats *st)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, SW_CG_STAT);
+	return sw_stats_parse(path, SW_CG_NR_STATS, st);
 }
 
 /* ---- save and restore ----------------------------------------------- */

@@ -170,6 +170,8 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
 #define SW_FORK_DIR		SW_TRACEFS "/events/sched/sched_process_fork"
 
 #define SW_TRACE_OWN_MAX	8192
+/* Wakers whose group's policy the witness expects (sw_trace_comm_policy()). */
+#define SW_TRACE_COMMS		4
 
 /*
  * honest-waker judges a waker by its last SW_PROMISE_HISTORY promises
@@ -289,6 +291,11 @@ struct sw_trace {
 	long unhinted_far;
 	long strayed;
 	char strayed_why[160];
+	/*
+	 * The decisions of each sw_trace_comm_policy() waker, by verdict and
+	 * landing, as its group's cpu.sync_wakeup.stat counts them.
+	 */
+	struct sw_stats by_comm[SW_TRACE_COMMS];
 };
 
 int sw_tracefs_mount(void);
@@ -327,6 +334,33 @@ enum sw_iface {
 };
 
 enum sw_iface sw_iface_check(bool need_debugfs, char *why, size_t size);
+
+/* ---- cpu cgroups ---------------------------------------------------- */
+
+/* A group's policy ("inherit" or a name), what its wakers get, its counts. */
+#define SW_CG_POLICY		"cpu.sync_wakeup"
+#define SW_CG_EFFECTIVE		"cpu.sync_wakeup.effective"
+#define SW_CG_STAT		"cpu.sync_wakeup.stat"
+#define SW_CG_INHERIT		"inherit"
+/* cpu.sync_wakeup.stat has sync_wakeups, the verdicts, the landings. */
+#define SW_CG_NR_STATS		(SW_LAST_LANDING + 1)
+
+int sw_cgroup_root(char *buf, size_t size);
+int sw_cgroup_cpu_on(const char *dir, bool *was_on);
+int sw_cgroup_cpu_off(const char *dir);
+int sw_cgroup_enter(const char *dir, pid_t pid);
+int sw_cgroup_leave(const char *dir, const char *to);
+int sw_cgroup_read(const char *dir, const char *file, char *buf, size_t size);
+int sw_cgroup_write(const char *dir, const char *file, const char *s);
+int sw_cgroup_stats_read(const char *dir, struct sw_stats *st);
+
+/*
+ * The witness (sw_trace_stop()) expects the decisions whose waker, in
+ * task or softirq_bh context, is named @comm to follow @policy, its cpu
+ * cgroup's, and counts them apart (struct sw_trace's by_comm). At most
+ * SW_TRACE_COMMS; cleared by sw_trace_comm_policy(NULL, NULL).
+ */
+int sw_trace_comm_policy(const char *comm, const char *policy);
 
 /* ---- save and restore ----------------------------------------------- */
 

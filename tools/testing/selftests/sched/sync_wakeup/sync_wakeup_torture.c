@@ -5,7 +5,10 @@
  * (one write in ten a bad value) and the feature bit, take every CPU but 0
  * off and on line, move the pairs between CPU masks, and read and reset the
  * counters. A lost wakeup leaves a pair asleep for good: the watchdog fails
- * the run when a pair makes no round trip for --stall seconds. Every
+ * the run when a pair makes no round trip for --stall seconds. Where the
+ * cpu cgroup controller is on cgroup v2, another thread makes groups,
+ * writes their cpu.sync_wakeup (one write in ten a bad value), moves the
+ * pairs into them and back out, and removes them at once. Every
  * snapshot of the counters, whatever the policy flips and resets around it,
  * must have sync_wakeups equal to the sum of the verdicts.
  *
@@ -22,6 +25,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <sys/stat.h>
 
 #define MAX_PAIRS	16
 #define MAX_CPUS	64
@@ -48,6 +52,11 @@ static atomic_ulong toggles, toggle_errors;
 static atomic_ulong hotplug_cycles, hotplug_busy, hotplug_errors;
 static atomic_ulong affinity_moves, affinity_empty, affinity_errors;
 static atomic_ulong stat_reads, stat_resets, stat_bad_rejected, stat_errors;
+static atomic_ulong group_cycles, group_moves, group_bad_writes, group_errors;
+
+/* The torture's groups, under cgroup v2's root; empty: no cpu controller. */
+static char cg_root[256], cg_top[320];
+static bool cg_cpu_was_on;
 
 static char first_error[256];
 static pthread_mutex_t error_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -369,6 +378,129 @@ static void *stats_churn(void *arg)
 	return NULL;
 }
 
+/*
+ * Make the group sync_wakeup_torture for the pairs' groups, giving the
+ * cpu controller to its children. Returns false, with @why, where cgroup
+ * v2 or its cpu controller is missing.
+ */
+static bool groups_setup(char *why, size_t size)
+{
+	bool was_on;
+	int err;
+
+	err = sw_cgroup_root(cg_root, sizeof(cg_root));
+	if (!err)
+		err = sw_cgroup_cpu_on(cg_root, &cg_cpu_was_on);
+	if (err) {
+		snprintf(why, size, "no cpu controller on cgroup v2: %s", strerror(-err));
+		return false;
+	}
+	snprintf(cg_top, sizeof(cg_top), "%s/sync_wakeup_torture", cg_root);
+	if ((mkdir(cg_top, 0755) && errno != EEXIST) || sw_cgroup_cpu_on(cg_top, &was_on)) {
+		snprintf(why, size, "cannot make %.200s: %s", cg_top, strerror(errno));
+		cg_top[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
+static void groups_teardown(void)
+{
+	char path[512];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/g%d/sub", cg_top, i);
+		sw_cgroup_leave(path, cg_root);
+		snprintf(path, sizeof(path), "%s/g%d", cg_top, i);
+		sw_cgroup_leave(path, cg_root);
+	}
+	if (sw_cgroup_leave(cg_top, cg_root))
+		note_error(&group_errors, "cannot remove %s", cg_top);
+	if (!cg_cpu_was_on)
+		sw_cgroup_cpu_off(cg_root);
+}
+
+/* Write @name into @dir's cpu.sync_wakeup, or a bad value that must fail. */
+static void group_write(const char *dir, unsigned long n, unsigned long r)
+{
+	const char *good = r % 7 ? sw_policies[r % SW_NR_POLICIES] : SW_CG_INHERIT;
+	char before[64], after[64];
+	int err;
+
+	if (n % 10 == 3) {
+		const struct bad_value *bad =
+			&bad_policies[(n / 10) % ARRAY_SIZE(bad_policies)];
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, SW_CG_POLICY);
+		if (sw_cgroup_read(dir, SW_CG_POLICY, before, sizeof(before)))
+			note_error(&group_errors, "cannot read %s", path);
+		err = sw_write_file(path, bad->bytes, bad->len);
+		/* cgroup_file_write() takes an empty write as a no-op. */
+		if (err != (bad->len ? -EINVAL : 0))
+			note_error(&group_errors, "bad value \"%s\" into %s: %s", bad->bytes,
+				   path, err ? strerror(-err) : "accepted");
+		if (sw_cgroup_read(dir, SW_CG_POLICY, after, sizeof(after)) ||
+		    strcmp(before, after))
+			note_error(&group_errors, "bad value \"%s\" changed %s", bad->bytes, path);
+		atomic_fetch_add(&group_bad_writes, 1);
+		return;
+	}
+	err = sw_cgroup_write(dir, SW_CG_POLICY, good);
+	if (err || sw_cgroup_read(dir, SW_CG_POLICY, after, sizeof(after)) ||
+	    strcmp(after, good))
+		note_error(&group_errors, "%s into %s/%s: %s", good, dir, SW_CG_POLICY,
+			   err ? strerror(-err) : "did not stick");
+}
+
+/*
+ * Every few ms: make g<n> and g<n>/sub, write both, move some pair
+ * processes into sub (a leaf: cgroup v2 keeps processes out of a group
+ * that gives its children a controller), write again while they run
+ * there, then move them back to the root group and remove both groups at
+ * once, their tasks still waking each other.
+ */
+static void *group_churn(void *arg)
+{
+	char g[400], sub[420];
+	unsigned long seed = rnd_seed(), n;
+	bool was_on;
+	int i;
+
+	for (n = 0; !atomic_load(&stop_chaos); n++) {
+		unsigned long r = rnd(&seed);
+
+		snprintf(g, sizeof(g), "%s/g%lu", cg_top, n % 4);
+		snprintf(sub, sizeof(sub), "%s/sub", g);
+		if ((mkdir(g, 0755) && errno != EEXIST) || sw_cgroup_cpu_on(g, &was_on) ||
+		    (mkdir(sub, 0755) && errno != EEXIST)) {
+			note_error(&group_errors, "cannot make %s: %s", sub, strerror(errno));
+			sleep_ms(10);
+			continue;
+		}
+		group_write(g, n, r);
+		group_write(sub, n + 5, r >> 8);
+		for (i = 0; i < 2 * nr_pairs; i++) {
+			struct pair *p = &shm->pair[i / 2];
+
+			if (!((r >> (16 + i)) & 1))
+				continue;
+			if (sw_cgroup_enter(sub, i & 1 ? p->pong : p->ping))
+				note_error(&group_errors, "cannot move a pair into %s", sub);
+			else
+				atomic_fetch_add(&group_moves, 1);
+		}
+		sleep_ms(2 + r % 5);
+		group_write(g, n + 1, r >> 4);
+		sleep_ms(2 + (r >> 3) % 5);
+		if (sw_cgroup_leave(sub, cg_root) || sw_cgroup_leave(g, cg_root))
+			note_error(&group_errors, "cannot remove %s: %s", g, strerror(errno));
+		atomic_fetch_add(&group_cycles, 1);
+	}
+	return NULL;
+}
+
 /* ---- checks --------------------------------------------------------- */
 
 static unsigned long round_trips(void)
@@ -561,8 +693,11 @@ static void kill_pairs(void)
 
 int main(int argc, char **argv)
 {
-	void *(*chaos[])(void *) = { flipper, hotplug, affinity_churn, stats_churn };
+	void *(*chaos[])(void *) = { flipper, hotplug, affinity_churn, stats_churn,
+				     group_churn };
 	pthread_t thr[ARRAY_SIZE(chaos)];
+	char group_why[256] = "";
+	int nr_chaos = ARRAY_SIZE(chaos);
 	int seconds = 60, stall = 10, stalled, i, opt, cpu;
 	bool stop_one = false;
 	char why[256] = "";
@@ -603,7 +738,10 @@ int main(int argc, char **argv)
 	nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (nr_cpus > MAX_CPUS)
 		nr_cpus = MAX_CPUS;
-	ksft_set_plan(8);
+	ksft_set_plan(9);
+	/* The group thread goes last: without the cpu controller, it stays out. */
+	if (!groups_setup(group_why, sizeof(group_why)))
+		nr_chaos--;
 
 	shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shm == MAP_FAILED)
@@ -618,7 +756,7 @@ int main(int argc, char **argv)
 	ksft_print_msg("%d pairs, %d CPUs, %d s, stall limit %d s\n",
 		       nr_pairs, nr_cpus, seconds, stall);
 	start = sw_now_us();
-	for (i = 0; i < (int)ARRAY_SIZE(chaos); i++)
+	for (i = 0; i < nr_chaos; i++)
 		if (pthread_create(&thr[i], NULL, chaos[i], NULL)) {
 			kill_pairs();
 			ksft_exit_fail_msg("pthread_create failed\n");
@@ -630,8 +768,10 @@ int main(int argc, char **argv)
 	}
 	max_gap = watch_pairs(seconds, stall, &stalled);
 	atomic_store(&stop_chaos, 1);
-	for (i = 0; i < (int)ARRAY_SIZE(chaos); i++)
+	for (i = 0; i < nr_chaos; i++)
 		pthread_join(thr[i], NULL);
+	if (!group_why[0])
+		groups_teardown();
 	for (cpu = 1; cpu < nr_cpus; cpu++)
 		if (cpu_online_retry(cpu))
 			note_error(&hotplug_errors, "cpu%d stays offline", cpu);
@@ -646,6 +786,10 @@ int main(int argc, char **argv)
 	ksft_print_msg("%lu counter reads, %lu resets, %lu bad resets rejected\n",
 		       atomic_load(&stat_reads), atomic_load(&stat_resets),
 		       atomic_load(&stat_bad_rejected));
+	if (!group_why[0])
+		ksft_print_msg("%lu group cycles, %lu moves into them, %lu bad group writes\n",
+			       atomic_load(&group_cycles), atomic_load(&group_moves),
+			       atomic_load(&group_bad_writes));
 	if (first_error[0])
 		ksft_print_msg("first error: %s\n", first_error);
 
@@ -674,6 +818,14 @@ int main(int argc, char **argv)
 			 "%lu affinity moves, %lu counter reads and %lu resets without errors, every snapshot adding up\n",
 			 atomic_load(&affinity_moves), atomic_load(&stat_reads),
 			 atomic_load(&stat_resets));
+
+	if (group_why[0])
+		ksft_test_result_skip("groups: %s\n", group_why);
+	else
+		ksft_test_result(!atomic_load(&group_errors) && atomic_load(&group_cycles) &&
+				 atomic_load(&group_moves) && atomic_load(&group_bad_writes),
+				 "%lu groups made, written and removed under the pairs, bad writes refused\n",
+				 atomic_load(&group_cycles));
 
 	if (stalled < 0) {
 		ok = counters_consistent(why, sizeof(why));

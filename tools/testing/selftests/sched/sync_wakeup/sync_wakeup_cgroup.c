@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sync_wakeup_cgroup - the policy of a cpu cgroup's wakers.
+ *
+ *  - a non-root group of the cpu controller has cpu.sync_wakeup (0644),
+ *    cpu.sync_wakeup.effective and cpu.sync_wakeup.stat (0444); the root
+ *    group has none, nor has a group whose parent does not give it the
+ *    cpu controller;
+ *  - cpu.sync_wakeup reads "inherit" until written; it takes each policy
+ *    name (with at most one trailing newline) and "inherit", and refuses
+ *    anything else with EINVAL, leaving the value as it was; nobody cannot
+ *    open it for writing;
+ *  - cpu.sync_wakeup.effective is the group's own policy, else its
+ *    nearest ancestor's that set one, else the sysctl's, at once after any
+ *    write and in a group made under one that set a policy;
+ *  - placement: a pipe pair in a group set to reciprocal-only and a UDP
+ *    stream in a group set to no-sync, at the same time, under the sysctl's
+ *    hint-only: every decision follows its waker's group's policy (the
+ *    witness, per decision), and each group's cpu.sync_wakeup.stat counts
+ *    exactly the decisions of its wakers the trace shows.
+ *
+ * Every test puts back the feature bit, the policy and the root group's
+ * cgroup.subtree_control it found, and removes the groups it made.
+ */
+#include "sync_wakeup.h"
+#include "../../kselftest_harness.h"
+
+#include <sys/stat.h>
+
+/* The test's groups, under the root group. */
+#define TOP_NAME	"sync_wakeup_selftest"
+
+#define PAIR_COMM	"sw_cg_pair"
+#define STREAM_COMM	"sw_cg_stream"
+#define PAIR_ROUNDS	300
+#define UDP_MESSAGES	300
+#define UDP_PAUSE_US	200
+#define MIXED_TIMEOUT	600
+
+FIXTURE(group) {
+	struct sw_saved saved;
+	char root[256];
+	char top[320];
+	bool cpu_was_on;
+	bool cpu_changed;
+};
+
+/* Remove @dir and every group below it, deepest first; tasks go to @root. */
+static void remove_tree(const char *dir, const char *root)
+{
+	static const char * const names[] = { "a/b/c", "a/b", "a/new", "a", "pair",
+					      "stream", "bare/child", "bare", "" };
+	char path[512];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s%s%s", dir, *names[i] ? "/" : "", names[i]);
+		sw_cgroup_leave(path, root);
+	}
+}
+
+FIXTURE_SETUP(group)
+{
+	char why[512];
+	enum sw_iface st;
+	int err;
+
+	if (geteuid() != 0)
+		SKIP(return, "must run as root");
+	st = sw_iface_check(true, why, sizeof(why));
+	if (st == SW_IFACE_ABSENT)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(SW_IFACE_OK, st) TH_LOG("%s", why);
+	err = sw_cgroup_root(self->root, sizeof(self->root));
+	if (err == -ENODEV)
+		SKIP(return, "no cgroup v2 (CONFIG_CGROUPS)");
+	ASSERT_EQ(0, err) TH_LOG("mounting cgroup v2: %s", strerror(-err));
+	err = sw_cgroup_cpu_on(self->root, &self->cpu_was_on);
+	if (err == -ENODEV)
+		SKIP(return, "no cpu controller (CONFIG_CGROUP_SCHED), or it is on cgroup v1");
+	ASSERT_EQ(0, err) TH_LOG("+cpu in %s/cgroup.subtree_control: %s", self->root,
+				 strerror(-err));
+	self->cpu_changed = !self->cpu_was_on;
+	snprintf(self->top, sizeof(self->top), "%s/%s", self->root, TOP_NAME);
+	remove_tree(self->top, self->root);
+	ASSERT_EQ(0, mkdir(self->top, 0755)) TH_LOG("mkdir %s: %s", self->top,
+						     strerror(errno));
+	sw_save(&self->saved);
+	ASSERT_TRUE(self->saved.have_policy) TH_LOG("cannot read %s", SW_POLICY_PATH);
+	snprintf(why, sizeof(why), "%s/%s", self->top, SW_CG_POLICY);
+	if (!sw_exists(why))
+		SKIP(return, "no %s: a kernel without the per-group policy", why);
+}
+
+FIXTURE_TEARDOWN_PARENT(group)
+{
+	char top[320];
+
+	if (!self->top[0])
+		return;
+	/* The child may have left a workload in a group: it exited. */
+	snprintf(top, sizeof(top), "%s", self->top);
+	remove_tree(top, self->root);
+	EXPECT_FALSE(sw_exists(top)) TH_LOG("cannot remove %s", top);
+	if (self->cpu_changed)
+		EXPECT_EQ(0, sw_cgroup_cpu_off(self->root));
+	EXPECT_EQ(0, sw_restore(&self->saved));
+}
+
+/* Make the group @name under the test's top group; its path into @path. */
+static void make_group(struct __test_metadata *_metadata, const char *top,
+		       const char *name, char *path, size_t size)
+{
+	snprintf(path, size, "%s/%s", top, name);
+	ASSERT_EQ(0, mkdir(path, 0755)) TH_LOG("mkdir %s: %s", path, strerror(errno));
+}
+
+/* The group at @dir: cpu.sync_wakeup reads @policy, its wakers get @effective. */
+static void expect_group(struct __test_metadata *_metadata, const char *dir,
+			 const char *policy, const char *effective)
+{
+	char buf[128];
+	int err;
+
+	err = sw_cgroup_read(dir, SW_CG_POLICY, buf, sizeof(buf));
+	ASSERT_EQ(0, err) TH_LOG("%s/%s: %s", dir, SW_CG_POLICY, strerror(-err));
+	EXPECT_STREQ(policy, buf) TH_LOG("%s/%s", dir, SW_CG_POLICY);
+	err = sw_cgroup_read(dir, SW_CG_EFFECTIVE, buf, sizeof(buf));
+	ASSERT_EQ(0, err) TH_LOG("%s/%s: %s", dir, SW_CG_EFFECTIVE, strerror(-err));
+	EXPECT_STREQ(effective, buf) TH_LOG("%s/%s", dir, SW_CG_EFFECTIVE);
+}
+
+static void set_group(struct __test_metadata *_metadata, const char *dir,
+		      const char *policy)
+{
+	int err = sw_cgroup_write(dir, SW_CG_POLICY, policy);
+
+	ASSERT_EQ(0, err) TH_LOG("%s into %s/%s: %s", policy, dir, SW_CG_POLICY,
+				 strerror(-err));
+}
+
+static mode_t file_mode(const char *dir, const char *file)
+{
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return stat(path, &st) ? (mode_t)-1 : st.st_mode & 07777;
+}
+
+TEST_F(group, files)
+{
+	char path[1024], sub[512];
+
+	EXPECT_EQ(0644, file_mode(self->top, SW_CG_POLICY));
+	EXPECT_EQ(0444, file_mode(self->top, SW_CG_EFFECTIVE));
+	EXPECT_EQ(0444, file_mode(self->top, SW_CG_STAT));
+	/* The root group follows the sysctl: no file of its own. */
+	snprintf(path, sizeof(path), "%s/%s", self->root, SW_CG_POLICY);
+	EXPECT_FALSE(sw_exists(path)) TH_LOG("%s exists", path);
+	/* A group whose parent does not give it the cpu controller has none. */
+	make_group(_metadata, self->top, "bare", path, sizeof(path));
+	make_group(_metadata, path, "child", sub, sizeof(sub));
+	snprintf(path, sizeof(path), "%s/%s", sub, SW_CG_POLICY);
+	EXPECT_FALSE(sw_exists(path)) TH_LOG("%s exists without +cpu", path);
+	EXPECT_EQ(-ENOENT, sw_write_str(path, "no-sync"));
+}
+
+/* A new group inherits; its wakers get the sysctl's policy, which it follows. */
+TEST_F(group, follows_sysctl)
+{
+	ASSERT_EQ(0, sw_policy_set("waker-if-alone"));
+	expect_group(_metadata, self->top, SW_CG_INHERIT, "waker-if-alone");
+	ASSERT_EQ(0, sw_policy_set("no-sync"));
+	expect_group(_metadata, self->top, SW_CG_INHERIT, "no-sync");
+}
+
+/* Each name round-trips, with or without a newline, and so does "inherit". */
+TEST_F(group, round_trip)
+{
+	char buf[64];
+	size_t i;
+
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
+	for (i = 0; i < SW_NR_POLICIES; i++) {
+		snprintf(buf, sizeof(buf), "%s%s", sw_policies[i], i & 1 ? "\n" : "");
+		set_group(_metadata, self->top, buf);
+		expect_group(_metadata, self->top, sw_policies[i], sw_policies[i]);
+	}
+	set_group(_metadata, self->top, "inherit\n");
+	expect_group(_metadata, self->top, SW_CG_INHERIT, "hint-only");
+}
+
+/*
+ * A child follows its parent until written, keeps its own value when the
+ * parent changes, and follows again after "inherit"; a grandchild follows
+ * whichever of them is nearest with a value; a group made under one with
+ * a value gets that value at once.
+ */
+TEST_F(group, inheritance)
+{
+	char a[512], b[512], c[512], fresh[512];
+	bool was_on;
+
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
+	ASSERT_EQ(0, sw_cgroup_cpu_on(self->top, &was_on));
+	make_group(_metadata, self->top, "a", a, sizeof(a));
+	ASSERT_EQ(0, sw_cgroup_cpu_on(a, &was_on));
+	make_group(_metadata, a, "b", b, sizeof(b));
+	ASSERT_EQ(0, sw_cgroup_cpu_on(b, &was_on));
+	make_group(_metadata, b, "c", c, sizeof(c));
+
+	set_group(_metadata, a, "no-sync");
+	expect_group(_metadata, a, "no-sync", "no-sync");
+	expect_group(_metadata, b, SW_CG_INHERIT, "no-sync");
+	expect_group(_metadata, c, SW_CG_INHERIT, "no-sync");
+
+	set_group(_metadata, b, "reciprocal-only");
+	expect_group(_metadata, b, "reciprocal-only", "reciprocal-only");
+	expect_group(_metadata, c, SW_CG_INHERIT, "reciprocal-only");
+
+	set_group(_metadata, a, "honest-waker");
+	expect_group(_metadata, a, "honest-waker", "honest-waker");
+	expect_group(_metadata, b, "reciprocal-only", "reciprocal-only");
+	expect_group(_metadata, c, SW_CG_INHERIT, "reciprocal-only");
+
+	make_group(_metadata, a, "new", fresh, sizeof(fresh));
+	expect_group(_metadata, fresh, SW_CG_INHERIT, "honest-waker");
+
+	set_group(_metadata, b, SW_CG_INHERIT);
+	expect_group(_metadata, b, SW_CG_INHERIT, "honest-waker");
+	expect_group(_metadata, c, SW_CG_INHERIT, "honest-waker");
+
+	set_group(_metadata, a, SW_CG_INHERIT);
+	expect_group(_metadata, a, SW_CG_INHERIT, "hint-only");
+	expect_group(_metadata, c, SW_CG_INHERIT, "hint-only");
+	expect_group(_metadata, fresh, SW_CG_INHERIT, "hint-only");
+	ASSERT_EQ(0, sw_policy_set("reciprocal-strict"));
+	expect_group(_metadata, c, SW_CG_INHERIT, "reciprocal-strict");
+}
+
+struct bad_value {
+	const char *bytes;
+	size_t len;
+};
+
+#define BAD(s) { s, sizeof(s) - 1 }
+
+/*
+ * Refused with EINVAL, an embedded NUL included; the value and what the
+ * wakers get stay as they were.
+ */
+TEST_F(group, bad_write)
+{
+	static const struct bad_value bad[] = {
+		BAD("\n"), BAD("hint"), BAD("hint-only\n\n"), BAD("Hint-only"),
+		BAD(" no-sync"), BAD("no-sync "), BAD("inherit "), BAD("inheritx"),
+		BAD("parent"), BAD("reciprocal-strictly"), BAD("waker-if-alone\nno-sync"),
+		BAD("0"), BAD("1"), BAD("-1"), BAD("no-sync\0garbage"),
+	};
+	char path[512];
+	size_t i;
+	int err;
+
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
+	set_group(_metadata, self->top, "waker-if-alone");
+	snprintf(path, sizeof(path), "%s/%s", self->top, SW_CG_POLICY);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err = sw_write_file(path, bad[i].bytes, bad[i].len);
+		EXPECT_EQ(-EINVAL, err) TH_LOG("\"%s\" (%zu bytes): %s", bad[i].bytes,
+					       bad[i].len, err ? strerror(-err) : "accepted");
+		expect_group(_metadata, self->top, "waker-if-alone", "waker-if-alone");
+	}
+	/* cgroup_file_write() takes an empty write as a no-op. */
+	EXPECT_EQ(0, sw_write_file(path, "", 0));
+	expect_group(_metadata, self->top, "waker-if-alone", "waker-if-alone");
+}
+
+static int nobody_write_child(struct sw_child_result *r, void *arg)
+{
+	const char *path = arg;
+	int err = sw_drop_privileges();
+	int fd;
+
+	if (err) {
+		snprintf(r->msg, sizeof(r->msg), "cannot become nobody: %s", strerror(-err));
+		return KSFT_FAIL;
+	}
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		err = write(fd, "no-sync", 7) < 0 ? errno : 0;
+		close(fd);
+		snprintf(r->msg, sizeof(r->msg), "nobody opened %s for writing; write: %s",
+			 path, err ? strerror(err) : "accepted");
+		return KSFT_FAIL;
+	}
+	snprintf(r->msg, sizeof(r->msg), "nobody: open(O_WRONLY): %s", strerror(errno));
+	return errno == EACCES || errno == EPERM ? KSFT_PASS : KSFT_FAIL;
+}
+
+TEST_F(group, unprivileged_write)
+{
+	struct sw_child_result *r = sw_child_result_alloc();
+	char path[512];
+	int code;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
+	set_group(_metadata, self->top, "reciprocal-only");
+	snprintf(path, sizeof(path), "%s/%s", self->top, SW_CG_POLICY);
+	code = sw_run_child(nobody_write_child, path, r);
+	TH_LOG("%s", r->msg);
+	EXPECT_EQ(KSFT_PASS, code);
+	munmap(r, sizeof(*r));
+	expect_group(_metadata, self->top, "reciprocal-only", "reciprocal-only");
+}
+
+/* sync_wakeups first, then the verdicts and landings, each adding up to it. */
+TEST_F(group, stat_format)
+{
+	struct sw_stats st;
+	unsigned long sum;
+	int err, i;
+
+	err = sw_cgroup_stats_read(self->top, &st);
+	ASSERT_EQ(0, err) TH_LOG("%s/%s: %s", self->top, SW_CG_STAT, strerror(-err));
+	for (i = SW_FIRST_VERDICT, sum = 0; i <= SW_LAST_VERDICT; i++)
+		sum += st.v[i];
+	EXPECT_EQ(st.v[SW_SYNC_WAKEUPS], sum);
+	for (i = SW_FIRST_LANDING, sum = 0; i <= SW_LAST_LANDING; i++)
+		sum += st.v[i];
+	EXPECT_EQ(st.v[SW_SYNC_WAKEUPS], sum);
+}
+
+/* ---- placement: two groups, two rules, one run ------------------------- */
+
+struct workload {
+	const char *dir;
+	const char *comm;
+	bool stream;
+};
+
+/* In the group, under its name: the pair (a ping-pong) or the UDP stream. */
+static int workload_child(struct sw_child_result *r, void *arg)
+{
+	const struct workload *w = arg;
+	struct sw_pingpong pp;
+	struct sw_net net;
+	int err;
+
+	err = sw_cgroup_enter(w->dir, 0);
+	if (err) {
+		snprintf(r->msg, sizeof(r->msg), "entering %.400s: %s", w->dir, strerror(-err));
+		return KSFT_FAIL;
+	}
+	/* After entering: no decision of this name outside the group. */
+	prctl(PR_SET_NAME, w->comm);
+	if (w->stream)
+		err = sw_udp_stream_run(UDP_MESSAGES, UDP_PAUSE_US, &net);
+	else
+		err = sw_pingpong_run(0, PAIR_ROUNDS, 0, NULL, &pp);
+	if (err) {
+		snprintf(r->msg, sizeof(r->msg), "%s: %s", w->comm, strerror(-err));
+		return KSFT_FAIL;
+	}
+	return KSFT_PASS;
+}
+
+/* The counts @after less @before, in @d. */
+static void stats_delta(const struct sw_stats *before, const struct sw_stats *after,
+			struct sw_stats *d)
+{
+	int i;
+
+	for (i = 0; i < SW_NR_STATS; i++)
+		d->v[i] = after->v[i] - before->v[i];
+}
+
+/* @d, a group's counts over the run, is what the trace shows of its wakers. */
+static void expect_group_counts(struct __test_metadata *_metadata, const char *label,
+				const char *policy, const struct sw_stats *d,
+				const struct sw_stats *traced)
+{
+	char buf[512];
+	int i;
+
+	TH_LOG("%s: %s", label, sw_stats_str(d, buf, sizeof(buf)));
+	EXPECT_LT(0, d->v[SW_SYNC_WAKEUPS]) TH_LOG("%s: no decision counted", label);
+	for (i = 0; i < SW_CG_NR_STATS; i++) {
+		EXPECT_EQ(traced->v[i], d->v[i])
+			TH_LOG("%s: %s %lu, the trace shows %lu", label, sw_stat_names[i],
+			       d->v[i], traced->v[i]);
+		if (i >= SW_FIRST_VERDICT && i <= SW_LAST_VERDICT && d->v[i])
+			EXPECT_TRUE(sw_policy_verdicts(policy) & SW_STAT_BIT(i))
+				TH_LOG("%s: %s never gives %s", label, policy, sw_stat_names[i]);
+	}
+}
+
+/*
+ * Under the sysctl's hint-only, a pipe pair in a group set to
+ * reciprocal-only and a UDP stream in one set to no-sync run at once.
+ * Each decision must follow its waker's group's policy (the witness reads
+ * the waker's name off each event), every other decision hint-only; each
+ * group counts exactly its wakers' decisions, and the global counters
+ * exactly the trace's.
+ */
+TEST_F_TIMEOUT(group, mixed_workload, MIXED_TIMEOUT)
+{
+	struct workload pair = { .comm = PAIR_COMM }, stream = { .comm = STREAM_COMM, .stream = true };
+	struct sw_stats window, pb, pa, sb, sa, pd, sd;
+	struct sw_child_result *r[2];
+	char pdir[512], sdir[512];
+	struct sw_trace *trace;
+	int i, err, terr, status;
+	pid_t pid[2];
+
+	trace = calloc(1, sizeof(*trace));
+	ASSERT_NE(NULL, trace);
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
+	ASSERT_EQ(0, sw_cgroup_cpu_on(self->top, &(bool){ false }));
+	make_group(_metadata, self->top, "pair", pdir, sizeof(pdir));
+	make_group(_metadata, self->top, "stream", sdir, sizeof(sdir));
+	set_group(_metadata, pdir, "reciprocal-only");
+	set_group(_metadata, sdir, "no-sync");
+	pair.dir = pdir;
+	stream.dir = sdir;
+	ASSERT_EQ(0, sw_trace_comm_policy(NULL, NULL));
+	ASSERT_EQ(0, sw_trace_comm_policy(PAIR_COMM, "reciprocal-only"));
+	ASSERT_EQ(0, sw_trace_comm_policy(STREAM_COMM, "no-sync"));
+	ASSERT_EQ(0, sw_cgroup_stats_read(pdir, &pb));
+	ASSERT_EQ(0, sw_cgroup_stats_read(sdir, &sb));
+
+	err = sw_window_start(true, &window);
+	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
+	for (i = 0; i < 2; i++) {
+		r[i] = sw_child_result_alloc();
+		ASSERT_NE(NULL, r[i]);
+		fflush(stdout);
+		fflush(stderr);
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i])
+			_exit(workload_child(r[i], i ? (void *)&stream : (void *)&pair));
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == KSFT_PASS)
+			TH_LOG("%s: %s", i ? STREAM_COMM : PAIR_COMM, r[i]->msg);
+		munmap(r[i], sizeof(*r[i]));
+	}
+	terr = sw_window_stop("hint-only", getpid(), &window, trace);
+	ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
+	sw_trace_comm_policy(NULL, NULL);
+
+	TH_LOG("trace: %ld decisions, %ld wrong", trace->events, trace->wrong);
+	EXPECT_EQ(0, trace->wrong) TH_LOG("%s", trace->why);
+	EXPECT_EQ(0, trace->unwitnessed) TH_LOG("counters against the trace: %s",
+						trace->witness);
+	ASSERT_EQ(0, sw_cgroup_stats_read(pdir, &pa));
+	ASSERT_EQ(0, sw_cgroup_stats_read(sdir, &sa));
+	stats_delta(&pb, &pa, &pd);
+	stats_delta(&sb, &sa, &sd);
+	expect_group_counts(_metadata, "pair's group", "reciprocal-only", &pd,
+			    &trace->by_comm[0]);
+	expect_group_counts(_metadata, "stream's group", "no-sync", &sd, &trace->by_comm[1]);
+	free(trace);
+}
+
+TEST_HARNESS_MAIN
