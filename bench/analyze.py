@@ -48,8 +48,8 @@ PROFILE = ["ops"] + DEFS["STATS_COUNTERS"] + DEFS["SYSTEM_COUNTERS"]
 # the contexts (V1).
 PROFILE_V2 = [c for c in PROFILE if c not in ("promise_unjudged", "probe")]
 PROFILE_V1 = [c for c in PROFILE_V2 if c not in CONTEXTS]
-ARM_ORDER = ["base", "patched-off", "off"] + DEFS["POLICIES"]
-WORKLOAD_ORDER = DEFS["WORKLOADS_ALL"]
+ARM_ORDER = ["base", "patched-off", "off"] + DEFS["POLICIES"] + ["groups"]
+WORKLOAD_ORDER = DEFS["WORKLOADS_ALL"] + DEFS["WORKLOADS_EXTRA"]
 
 PROFILE_NOTE = (
     "Placement profile (before each workload's timings): where the feature "

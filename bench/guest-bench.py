@@ -16,8 +16,10 @@ Environment:
   RESULTS     writable result directory (the guest's /mnt)
   ROUNDS      rounds (default 5; QUICK=1: 1)
   ARMS        subset of: off, then the POLICIES of harness/definitions.sh
-              (default all, in that order)
-  WORKLOADS   subset of the workloads listed by --check (default all)
+              (default all, in that order), and groups (GROUPS_ARM there:
+              the sysctl at hint-only, pair-stream's groups set apart)
+  WORKLOADS   subset of the workloads listed by --check (default all),
+              and WORKLOADS_EXTRA's pair-stream
   QUICK       1 = smoke-test sizes
   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS
   UDP_PORT    workload sizes and ports (defaults: bench/workloads.py)
@@ -46,6 +48,8 @@ import workloads as wl
 from defs import DEFS
 
 ARMS_ALL = ["off"] + DEFS["POLICIES"]
+# pair-stream's cpu cgroups under cgroup v2's root, by workload part.
+BENCH_GROUPS = {"pair": "bench-pair", "stream": "bench-stream"}
 STATS_COUNTERS = DEFS["STATS_COUNTERS"]
 SYSTEM_COUNTERS = DEFS["SYSTEM_COUNTERS"]
 
@@ -93,9 +97,12 @@ def settings(env):
     if len({s["SOCK_PORT"], s["UDP_PORT"], wl.TBENCH_PORT}) < 3:
         die(f"SOCK_PORT={s['SOCK_PORT']} and UDP_PORT={s['UDP_PORT']} must differ from "
             f"each other and from tbench's {wl.TBENCH_PORT}")
-    s["arms"] = check_list("ARMS", env.get("ARMS") or " ".join(ARMS_ALL), ARMS_ALL)
+    s["arms"] = check_list("ARMS", env.get("ARMS") or " ".join(ARMS_ALL), ARMS_ALL + ["groups"])
     s["workloads"] = check_list("WORKLOADS", env.get("WORKLOADS") or
-                                " ".join(DEFS["WORKLOADS_ALL"]), DEFS["WORKLOADS_ALL"])
+                                " ".join(DEFS["WORKLOADS_ALL"]),
+                                DEFS["WORKLOADS_ALL"] + DEFS["WORKLOADS_EXTRA"])
+    if "groups" in s["arms"] and "pair-stream" not in s["workloads"]:
+        die("ARMS=groups sets pair-stream's groups apart: add pair-stream to WORKLOADS")
     nproc = len(os.sched_getaffinity(0))
     s["cmd"] = {w: wl.family(w).command(w, s, nproc) for w in s["workloads"]}
     s["runs"] = s["ROUNDS"] * len(s["arms"]) * len(s["workloads"])
@@ -145,10 +152,12 @@ def set_arm(arm):
         if feature_on():
             die(f"SYNC_PAIR_AFFINE stayed on after writing NO_SYNC_PAIR_AFFINE to {FEATURES}")
         return
-    write(POLICY, arm, f"policy {arm}")
+    # groups: the groups' own policies decide (Bench.set_groups()).
+    policy = "hint-only" if arm == "groups" else arm
+    write(POLICY, policy, f"policy {policy}")
     now = read_line(POLICY)
-    if now != arm:
-        die(f"{POLICY} reads '{now}' after writing {arm}")
+    if now != policy:
+        die(f"{POLICY} reads '{now}' after writing {policy}")
     write(FEATURES, "SYNC_PAIR_AFFINE", "SYNC_PAIR_AFFINE")
     if not feature_on():
         die(f"SYNC_PAIR_AFFINE stayed off after writing it to {FEATURES}")
@@ -261,6 +270,25 @@ def system_delta(before, after):
             for c in SYSTEM_COUNTERS}
 
 
+def cgroup_root():
+    """Where cgroup v2 is mounted; mounted at /sys/fs/cgroup if nowhere."""
+    with open("/proc/self/mounts", encoding="utf-8") as f:
+        for line in f:
+            mnt, kind = line.split()[1:3]
+            if kind == "cgroup2":
+                return mnt
+    if subprocess.run(["mount", "-t", "cgroup2", "cgroup2", "/sys/fs/cgroup"],
+                      check=False).returncode:
+        die("pair-stream needs cgroup v2, which cannot be mounted at /sys/fs/cgroup")
+    return "/sys/fs/cgroup"
+
+
+def group_counts(d):
+    """cpu.sync_wakeup.stat of the group at d, a dict."""
+    with open(os.path.join(d, "cpu.sync_wakeup.stat"), encoding="utf-8") as f:
+        return {k: int(v) for k, v in (line.split() for line in f)}
+
+
 class Bench:
     def __init__(self, s, results):
         self.s = s
@@ -271,6 +299,8 @@ class Bench:
         self.feature_was = "NO_SYNC_PAIR_AFFINE"
         self.servers = {}
         self.server_logs = None
+        self.cgroot = None
+        self.cpu_was_on = True
 
     def progress(self, text):
         """A time-stamped line to $RESULTS/progress (bench/run.sh follows
@@ -311,6 +341,72 @@ class Bench:
             self.stop_servers()
         except OSError as e:
             print(f"guest-bench: stopping the servers: {e}", file=sys.stderr)
+        try:
+            self.groups_remove()
+        except OSError as e:
+            print(f"guest-bench: removing pair-stream's groups: {e}", file=sys.stderr)
+
+    # -- pair-stream's two cpu cgroups, made once, removed at the end
+    def groups_make(self):
+        if self.cgroot:
+            return
+        root = cgroup_root()
+        with open(os.path.join(root, "cgroup.subtree_control"), encoding="utf-8") as f:
+            self.cpu_was_on = "cpu" in f.read().split()
+        if not self.cpu_was_on:
+            write(os.path.join(root, "cgroup.subtree_control"), "+cpu",
+                  "+cpu (cgroup v2's cpu controller)")
+        self.cgroot = root
+        for g in BENCH_GROUPS.values():
+            os.makedirs(os.path.join(root, g), exist_ok=True)
+            if not os.path.exists(os.path.join(root, g, "cpu.sync_wakeup")):
+                die(f"{root}/{g} has no cpu.sync_wakeup: pair-stream needs the per-group "
+                    "policy (the series' kernel, CONFIG_CGROUP_SCHED)")
+
+    def groups_remove(self):
+        if not self.cgroot:
+            return
+        for g in BENCH_GROUPS.values():
+            if os.path.isdir(os.path.join(self.cgroot, g)):
+                os.rmdir(os.path.join(self.cgroot, g))
+        if not self.cpu_was_on:
+            write(os.path.join(self.cgroot, "cgroup.subtree_control"), "-cpu", "-cpu")
+        self.cgroot = None
+
+    def set_groups(self, arm):
+        """GROUPS_ARM's policies under arm groups, else both inherit."""
+        want = DEFS["GROUPS_ARM"] if arm == "groups" else ["inherit"] * 2
+        for g, policy in zip(BENCH_GROUPS.values(), want):
+            path = os.path.join(self.cgroot, g, "cpu.sync_wakeup")
+            write(path, policy, f"{policy} ({g})")
+            if read_line(path) != policy:
+                die(f"{path} reads '{read_line(path)}' after writing {policy}")
+
+    def run_pair_stream(self, cmd, arm):
+        """pair-stream's two commands at once, each in its group: their
+        exit status and output in sections, with each group's counts."""
+        self.groups_make()
+        self.set_groups(arm)
+        dirs = {part: os.path.join(self.cgroot, g) for part, g in BENCH_GROUPS.items()}
+        before = {part: group_counts(d) for part, d in dirs.items()}
+        procs = {}
+        for part, c in zip(BENCH_GROUPS, cmd.split(" & ")):
+            procs[part] = subprocess.Popen(
+                c.split(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                # Into the group before exec: every task it makes is there.
+                preexec_fn=lambda d=dirs[part]: write(os.path.join(d, "cgroup.procs"), "0",
+                                                      "itself (cgroup.procs)"))
+        out, rc = "", 0
+        for part, p in procs.items():
+            text = p.communicate()[0].decode(errors="replace").rstrip("\n")
+            out += f"=== {part}\n{text}\n"
+            rc = rc or p.returncode
+        out += "=== groups\n"
+        for part, d in dirs.items():
+            after = group_counts(d)
+            out += part + " " + " ".join(f"{k}={after[k] - before[part][k]}" for k in after) + "\n"
+        return rc, out
 
     def schedstats_on(self):
         """schedstats on for the whole session (every arm alike), if built
@@ -383,15 +479,18 @@ class Bench:
         # After the arm is set: flipping a feature sends IPIs of its own.
         before = sample_system(self.schedstat)
         try:
-            r = subprocess.run(cmd.split(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL, check=False)
+            if w == "pair-stream":
+                rc, out = self.run_pair_stream(cmd, arm)
+            else:
+                r = subprocess.run(cmd.split(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, check=False)
+                rc, out = r.returncode, r.stdout.decode(errors="replace").rstrip("\n")
         except OSError as e:
             die(f"{w} under arm {arm} cannot start: {cmd}: {e.strerror}")
         delta = system_delta(before, sample_system(self.schedstat))
         counters = read_counters()
-        out = r.stdout.decode(errors="replace").rstrip("\n")
         # As the shell reports it: 128 + the signal that ended it.
-        rc = r.returncode if r.returncode >= 0 else 128 - r.returncode
+        rc = rc if rc >= 0 else 128 - rc
         with open(os.path.join(self.results, "runs.log"), "a", encoding="utf-8") as f:
             f.write(f"### {w} arm={arm} rc={rc}: {cmd}\n{out}\n")
         where = f"output in {self.results}/runs.log"

@@ -81,6 +81,22 @@ def main(argv):
         metrics, ops = wl.family(w).parse(w, out, SIZES)
         got_why = wl.check(w, metrics, ops) or ""
         tap(why in got_why, f"{w}: '{out[:30]}' is refused: {why}", got_why)
+    # pair-stream (WORKLOADS_EXTRA): a run under arm groups, llc2, QUICK=1,
+    # 2026-12-06; its group lines give the two placement shares.
+    (w, arm, cmd, out), = records(os.path.join(HERE, "testdata", "pair-stream.log"))
+    quick = {**wl.SIZES["1"], **wl.PORTS}
+    metrics, ops = wl.family(w).parse(w, out, quick)
+    tap(metrics == [("pair-time-per-op", "274.708000", "usec/op", "lower"),
+                    ("stream-received", "185", "Mbit/s", "higher"),
+                    ("stream-lost", "45.000000", "%", "lower"),
+                    ("pair-on-waker-cpu", "99.5", "%", "higher"),
+                    ("stream-hint-dropped", "100.0", "%", "higher")]
+        and ops == "3000" and cmd == wl.family(w).command(w, quick, NPROC)
+        and wl.check(w, metrics, ops) is None,
+        "pair-stream: each part's figures and each group's share from one run", (metrics, ops))
+    metrics, ops = wl.family(w).parse(w, out.replace("=== groups", "=== other"), quick)
+    tap("cannot parse pair-on-waker-cpu" in (wl.check(w, metrics, ops) or ""),
+        "pair-stream: a run without its groups' counts is refused", wl.check(w, metrics, ops))
     tap(wl.check("pipe", [("time-per-op", "1.0", "usec/op", "lower")], "0") ==
         "0 operations", "a run of 0 operations is refused")
     # iperf3 prints the lost share with %.2g; a starved receiver is a result.

@@ -74,6 +74,37 @@ def parse_udp(name, out, sz):
     return [("received", got, "Mbit/s", "higher"), ("lost", lost, "%", "lower")], ops
 
 
+def section(out: str, name: str) -> str:
+    """The lines after "=== name" up to the next "=== " line."""
+    m = re.search(rf"^=== {name}\n(.*?)(?=^=== |\Z)", out, re.MULTILINE | re.DOTALL)
+    return m.group(1) if m else ""
+
+
+def share(part: str, whole: str) -> str:
+    """part / whole in %, "-" where either is missing or whole is 0."""
+    if not (part.isdigit() and whole.isdigit()) or not int(whole):
+        return "-"
+    return f"{100 * int(part) / int(whole):.1f}"
+
+
+def parse_pair_stream(name, out, sz):
+    """The pipe pair's and the stream's figures, from their sections, and
+    the share of each group's decisions its policy is judged by: the pair's
+    wakees that landed on the waker CPU, the stream's dropped hints."""
+    pipe, _ = parse_pipe(name, section(out, "pair"), sz)
+    udp, _ = parse_udp(name, section(out, "stream"), sz)
+    groups = section(out, "groups")
+    pair = f"pair-{pipe[0][0]}", *pipe[0][1:]
+    stream = [(f"stream-{m}", *rest) for m, *rest in udp]
+    placed = [("pair-on-waker-cpu", share(grab(r"^pair .*landed_waker_cpu=(\d+)", groups),
+                                          grab(r"^pair sync_wakeups=(\d+)", groups)), "%",
+               "higher"),
+              ("stream-hint-dropped", share(grab(r"^stream .*hint_dropped=(\d+)", groups),
+                                            grab(r"^stream sync_wakeups=(\d+)", groups)), "%",
+               "higher")]
+    return [pair, *stream, *placed], str(sz["PIPE_LOOPS"])
+
+
 @dataclass
 class Family:
     prefix: str
@@ -110,6 +141,11 @@ FAMILIES = [
     Family("tbench-2nproc", lambda w, s, n: f"tbench -t {s['TB_SECS']} {2 * n} 127.0.0.1",
            parse_tbench, "tbench"),
     # -b 0: iperf3 caps UDP at 1 Mbit/s otherwise; -f m: always Mbits/sec.
+    # Two commands at once, each in its own cgroup (guest-bench.py).
+    Family("pair-stream", lambda w, s, n:
+           f"perf bench sched pipe -l {s['PIPE_LOOPS']} & "
+           f"iperf3 -c 127.0.0.1 -p {s['UDP_PORT']} -u -b 0 -t {s['UDP_SECS']} -f m",
+           parse_pair_stream, "iperf3"),
     Family("udp-stream", lambda w, s, n:
            f"iperf3 -c 127.0.0.1 -p {s['UDP_PORT']} -u -b 0 -t {s['UDP_SECS']} -f m",
            parse_udp, "iperf3"),
@@ -125,7 +161,10 @@ def family(name: str) -> Family:
 
 
 def programs(command: str) -> List[str]:
-    """The programs a command line starts: its first word, and taskset's."""
+    """The programs a command line starts: its first word, and taskset's
+    (and those of each of pair-stream's two commands)."""
+    if " & " in command:
+        return [p for c in command.split(" & ") for p in programs(c)]
     words = command.split()
     return words[:1] + (words[3:4] if words[:1] == ["taskset"] else [])
 

@@ -90,6 +90,15 @@ hackbench-thread-g1 hackbench-thread-g2 hackbench-thread-g4
 hackbench-process-g1 hackbench-process-g2 hackbench-process-g4
 sockperf tbench-1 tbench-nproc tbench-2nproc udp-stream'
 
+# Workloads make bench runs only when WORKLOADS names them: pair-stream runs
+# the pipe pair and the UDP stream at once, each in a cpu cgroup of its
+# own (cgroup v2), for the per-group policy (docs/findings.md).
+WORKLOADS_EXTRA='pair-stream'
+# The arm make bench runs only when ARMS names it: "groups", the sysctl at
+# hint-only and pair-stream's two groups set to these policies (the pair's,
+# the stream's) in cpu.sync_wakeup; under every other arm they inherit.
+GROUPS_ARM='reciprocal-only no-sync'
+
 # raw.csv: a row per run and metric, these columns, then the run's placement
 # profile: its operations ("ops"), STATS_COUNTERS (deltas of
 # sync_wakeup_stats) and SYSTEM_COUNTERS (whole-system deltas; what each
