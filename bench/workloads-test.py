@@ -13,6 +13,7 @@ bench are re-parsed too: every measured run must give its raw.csv rows.
 import csv
 import importlib.util
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -94,6 +95,11 @@ def main(argv):
         and ops == "3000" and cmd == wl.family(w).command(w, quick, NPROC)
         and wl.check(w, metrics, ops) is None,
         "pair-stream: each part's figures and each group's share from one run", (metrics, ops))
+    off = re.sub(r"(sync_wakeups|landed_waker_cpu|hint_dropped)=\d+", r"\1=0", out)
+    metrics, ops = wl.family(w).parse(w, off, quick)
+    tap([m[0] for m in metrics] == ["pair-time-per-op", "stream-received", "stream-lost"]
+        and wl.check(w, metrics, ops) is None,
+        "pair-stream: no decision (arm off), no share", metrics)
     metrics, ops = wl.family(w).parse(w, out.replace("=== groups", "=== other"), quick)
     tap("cannot parse pair-on-waker-cpu" in (wl.check(w, metrics, ops) or ""),
         "pair-stream: a run without its groups' counts is refused", wl.check(w, metrics, ops))

@@ -81,10 +81,10 @@ def section(out: str, name: str) -> str:
 
 
 def share(part: str, whole: str) -> str:
-    """part / whole in %, "-" where either is missing or whole is 0."""
-    if not (part.isdigit() and whole.isdigit()) or not int(whole):
+    """part / whole in %, "-" where either is missing, "" where whole is 0."""
+    if not (part.isdigit() and whole.isdigit()):
         return "-"
-    return f"{100 * int(part) / int(whole):.1f}"
+    return f"{100 * int(part) / int(whole):.1f}" if int(whole) else ""
 
 
 def parse_pair_stream(name, out, sz):
@@ -102,6 +102,8 @@ def parse_pair_stream(name, out, sz):
               ("stream-hint-dropped", share(grab(r"^stream .*hint_dropped=(\d+)", groups),
                                             grab(r"^stream sync_wakeups=(\d+)", groups)), "%",
                "higher")]
+    # No decision (arm off): no share to give.
+    placed = [m for m in placed if m[1]]
     return [pair, *stream, *placed], str(sz["PIPE_LOOPS"])
 
 
