@@ -72,7 +72,7 @@ check_dropin() {
 	conf=$here/../contrib/distro/sync-wakeup-policy.conf
 	cg=/sys/fs/cgroup
 	want=$(sed -n 's/^ExecStartPre=.*echo \([a-z-]*\) .*/\1/p' "$conf")
-	cmd=$(sed -n 's/^ExecStartPre=+//p' "$conf" | sed 's/\$\$/$/g')
+	cmd=$(sed -n 's/^ExecStartPre=[-+@:!]*//p' "$conf" | sed 's/\$\$/$/g')
 	grep -q cgroup2 /proc/self/mounts || mount -t cgroup2 cgroup2 "$cg"
 	echo +cpu >"$cg/cgroup.subtree_control" && mkdir "$cg/dropin.service" &&
 		sh -c "echo \$\$ >$cg/dropin.service/cgroup.procs && $cmd" &&
