@@ -4,8 +4,8 @@
  *
  * select_task_rq_fair() applies the policy; this file holds its knobs: the
  * kernel.sched_sync_wakeup_policy sysctl, the sched_sync_wakeup= boot
- * parameter and the debugfs counters in sched/sync_wakeup_stats;
- * sync_wakeup.h holds the promise tracker.
+ * parameter, the debugfs counters in sched/sync_wakeup_stats and the cpu
+ * cgroup's cpu.sync_wakeup files; sync_wakeup.h holds the promise tracker.
  * See Documentation/scheduler/sched-sync-wakeup.rst.
  */
 
@@ -72,14 +72,14 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu, int *wake_flags)
 	st->counts.contexts[d->ctx]++;
 	raw_write_seqcount_end(&st->seq);
 #ifdef CONFIG_CGROUP_SCHED
-	/* Where the waker's group decided it (sync_wakeup_policy()). */
+	/* In the waker's group, whichever policy decided (the root has none). */
 	if (d->ctx <= SYNC_CTX_SOFTIRQ_BH) {
 		struct sync_wakeup_group_counts __percpu *gc;
 
 		gc = task_group(current)->sync_wakeup_counts;
 		if (gc) {
-			this_cpu_inc(gc->verdicts[d->verdict]);
-			this_cpu_inc(gc->landings[landing]);
+			this_cpu_ptr(gc)->verdicts[d->verdict]++;
+			this_cpu_ptr(gc)->landings[landing]++;
 		}
 	}
 #endif
@@ -338,12 +338,13 @@ const struct file_operations sync_wakeup_stats_fops = {
  * group ("inherit": its parent's; the root group follows the sysctl).
  * Resolved here, when a group is written or brought online, into each
  * group's sync_wakeup_effective, so a wakeup reads one value
- * (sync_wakeup_policy()). The mutex orders the two, as css_online() and
- * css_for_each_descendant_pre() need: a group online before a write's
+ * (sync_wakeup_group_policy()). The mutex orders the two, as css_online()
+ * and css_for_each_descendant_pre() need: a group online before a write's
  * walk is seen by it, and one brought online after copies the result.
  */
 static DEFINE_MUTEX(sync_wakeup_cgroup_mutex);
 
+/* A cgroup's counters; an autogroup has none, nor has the root group. */
 int sync_wakeup_alloc_group(struct task_group *tg)
 {
 	tg->sync_wakeup_counts = alloc_percpu(struct sync_wakeup_group_counts);
@@ -354,6 +355,32 @@ int sync_wakeup_alloc_group(struct task_group *tg)
 void sync_wakeup_free_group(struct task_group *tg)
 {
 	free_percpu(tg->sync_wakeup_counts);
+}
+
+/*
+ * A removed group's counts stay in its ancestors' cpu.sync_wakeup.stat:
+ * added to its parent's on this CPU, with interrupts off, as a decision
+ * counts there. Its children were released before it and added theirs.
+ */
+void sync_wakeup_release_group(struct task_group *tg)
+{
+	struct sync_wakeup_group_counts *from, *to;
+	int cpu, i;
+
+	if (!tg->sync_wakeup_counts || !tg->parent ||
+	    !tg->parent->sync_wakeup_counts)
+		return;
+
+	local_irq_disable();
+	to = this_cpu_ptr(tg->parent->sync_wakeup_counts);
+	for_each_possible_cpu(cpu) {
+		from = per_cpu_ptr(tg->sync_wakeup_counts, cpu);
+		for (i = 0; i < NR_SYNC_VERDICTS; i++)
+			to->verdicts[i] += READ_ONCE(from->verdicts[i]);
+		for (i = 0; i < NR_SYNC_LANDINGS; i++)
+			to->landings[i] += READ_ONCE(from->landings[i]);
+	}
+	local_irq_enable();
 }
 
 /* Resolve @top's and its descendants' policies, top down. */
@@ -414,14 +441,23 @@ static ssize_t cpu_sync_wakeup_write(struct kernfs_open_file *of, char *buf,
 			return policy;
 	}
 
+	/*
+	 * The waker's group decides where its wakees run, whatever their
+	 * groups: a placement choice over other tasks, as sched_setaffinity()
+	 * of another user's task is, so not handed over with a delegated
+	 * subtree, whose files its owner creates.
+	 */
+	if (!capable(CAP_SYS_NICE))
+		return -EPERM;
+
 	guard(mutex)(&sync_wakeup_cgroup_mutex);
-	css_tg(css)->sync_wakeup = policy + 1;
+	WRITE_ONCE(css_tg(css)->sync_wakeup, policy + 1);
 	sync_wakeup_resolve(css);
 
 	return nbytes;
 }
 
-/* The policy the group's wakers get now: its own, an ancestor's or the sysctl's. */
+/* The policy its wakers get: its own, an ancestor's or the sysctl's. */
 static int cpu_sync_wakeup_effective_show(struct seq_file *sf, void *v)
 {
 	u8 policy = READ_ONCE(css_tg(seq_css(sf))->sync_wakeup_effective);
@@ -433,9 +469,11 @@ static int cpu_sync_wakeup_effective_show(struct seq_file *sf, void *v)
 
 /*
  * The sync wakeups decided for the wakers of the group and of its
- * descendants, as debugfs sched/sync_wakeup_stats names them; read
- * without stopping the counting, so a verdict and a landing of one
- * wakeup may fall on either side of the read.
+ * descendants, removed ones included (sync_wakeup_release_group()), as
+ * debugfs sched/sync_wakeup_stats names them; read without stopping the
+ * counting, so a verdict and a landing of one wakeup may fall on either
+ * side of the read, and a group removed during the read may be missed or
+ * counted twice.
  */
 static int cpu_sync_wakeup_stat_show(struct seq_file *sf, void *v)
 {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SYNC_PAIR_AFFINE: what fair.c (the rules) and sync_wakeup.c (the sysctl,
- * the boot parameter and the debugfs counters) share.
+ * the boot parameter, the debugfs counters and the cpu cgroup files)
+ * share.
  * See Documentation/scheduler/sched-sync-wakeup.rst.
  */
 #ifndef _KERNEL_SCHED_SYNC_WAKEUP_H
@@ -167,13 +168,18 @@ extern u8 sync_wakeup_generation;
 void sync_wakeup_placed(struct task_struct *p, int dest_cpu, int *wake_flags);
 
 #ifdef CONFIG_CGROUP_SCHED
+/* task_group's sync_wakeup and sync_wakeup_effective: policy + 1, 0 none. */
+static_assert(NR_SYNC_POLICIES < U8_MAX);
+
 int sync_wakeup_alloc_group(struct task_group *tg);
 void sync_wakeup_free_group(struct task_group *tg);
 void sync_wakeup_online_group(struct task_group *tg);
+void sync_wakeup_release_group(struct task_group *tg);
 #else
 static inline int sync_wakeup_alloc_group(struct task_group *tg) { return 0; }
 static inline void sync_wakeup_free_group(struct task_group *tg) { }
 static inline void sync_wakeup_online_group(struct task_group *tg) { }
+static inline void sync_wakeup_release_group(struct task_group *tg) { }
 #endif
 
 /*
@@ -219,13 +225,16 @@ static inline bool sync_wakeup_has_waker(enum sync_wakeup_context ctx)
  * one and where current is not the waker (sync_wakeup_context()). Stored
  * as policy + 1, 0 for the sysctl's.
  */
-static inline enum sync_wakeup_policy sync_wakeup_policy(enum sync_wakeup_context ctx)
+static inline enum sync_wakeup_policy
+sync_wakeup_group_policy(enum sync_wakeup_context ctx)
 {
 #ifdef CONFIG_CGROUP_SCHED
-	/* Interrupts are off: current's group is not freed under us (RCU). */
-	u8 policy = ctx <= SYNC_CTX_SOFTIRQ_BH ?
-		    READ_ONCE(task_group(current)->sync_wakeup_effective) : 0;
+	u8 policy = 0;
 
+	/* An RCU read side: the group current leaves is freed after it. */
+	lockdep_assert_irqs_disabled();
+	if (ctx <= SYNC_CTX_SOFTIRQ_BH)
+		policy = READ_ONCE(task_group(current)->sync_wakeup_effective);
 	if (policy)
 		return policy - 1;
 #endif

@@ -1124,15 +1124,22 @@ int sw_trace_comm_policy(const char *comm, const char *policy)
 	return 0;
 }
 
-/* Which sw_trace_comm_policy() waker @comm (@len bytes) is, or -1. */
-static int sw_trace_comm_index(const char *comm, size_t len)
+/*
+ * Which sw_trace_comm_policy() waker the task of @line is (its "comm-pid"
+ * prefix: the event's own comm= names the wakee), or -1.
+ */
+static int sw_trace_comm_index(const char *line)
 {
+	size_t len;
 	int i;
 
-	for (i = 0; i < sw_nr_comm_policies; i++)
-		if (strlen(sw_comm_policies[i].comm) == len &&
-		    !strncmp(comm, sw_comm_policies[i].comm, len))
+	line += strspn(line, " ");
+	for (i = 0; i < sw_nr_comm_policies; i++) {
+		len = strlen(sw_comm_policies[i].comm);
+		if (!strncmp(line, sw_comm_policies[i].comm, len) && line[len] == '-' &&
+		    isdigit((unsigned char)line[len + 1]))
 			return i;
+	}
 	return -1;
 }
 
@@ -1287,7 +1294,7 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 	if (ours && v == SW_KEPT && !strcmp(policy, "reciprocal-only"))
 		waker = sw_trace_waker(tp, line);
 	/* The waker's group's policy, where a test named the waker. */
-	group = ctx <= SW_CTX_SOFTIRQ_BH ? sw_trace_comm_index(comm, comm_len) : -1;
+	group = ctx <= SW_CTX_SOFTIRQ_BH ? sw_trace_comm_index(line) : -1;
 	if (group >= 0) {
 		set = sw_comm_policies[group].policy;
 		out->by_comm[group].v[SW_SYNC_WAKEUPS]++;

@@ -9,7 +9,8 @@
  *  - cpu.sync_wakeup reads "inherit" until written; it takes each policy
  *    name (with at most one trailing newline) and "inherit", and refuses
  *    anything else with EINVAL, leaving the value as it was; nobody cannot
- *    open it for writing;
+ *    open it for writing, nor write it when it owns the file (as in a
+ *    delegated subtree): the write needs CAP_SYS_NICE;
  *  - cpu.sync_wakeup.effective is the group's own policy, else its
  *    nearest ancestor's that set one, else the sysctl's, at once after any
  *    write and in a group made under one that set a policy;
@@ -17,7 +18,10 @@
  *    stream in a group set to no-sync, at the same time, under the sysctl's
  *    hint-only: every decision follows its waker's group's policy (the
  *    witness, per decision), and each group's cpu.sync_wakeup.stat counts
- *    exactly the decisions of its wakers the trace shows.
+ *    exactly the decisions of its wakers the trace shows, their parent the
+ *    sum, kept when a group is removed; a pipe pair whose waker and wakee
+ *    sit in groups of two policies: each side's decisions follow its own
+ *    group's, not its wakee's.
  *
  * Every test puts back the feature bit, the policy and the root group's
  * cgroup.subtree_control it found, and removes the groups it made.
@@ -32,6 +36,8 @@
 
 #define PAIR_COMM	"sw_cg_pair"
 #define STREAM_COMM	"sw_cg_stream"
+#define WAKER_COMM	"sw_cg_waker"
+#define WAKEE_COMM	"sw_cg_wakee"
 #define PAIR_ROUNDS	300
 #define UDP_MESSAGES	300
 #define UDP_PAUSE_US	200
@@ -49,7 +55,8 @@ FIXTURE(group) {
 static void remove_tree(const char *dir, const char *root)
 {
 	static const char * const names[] = { "a/b/c", "a/b", "a/new", "a", "pair",
-					      "stream", "bare/child", "bare", "" };
+					      "stream", "waker", "wakee", "gone",
+					      "bare/child", "bare", "" };
 	char path[512];
 	size_t i;
 
@@ -83,8 +90,8 @@ FIXTURE_SETUP(group)
 	self->cpu_changed = !self->cpu_was_on;
 	snprintf(self->top, sizeof(self->top), "%s/%s", self->root, TOP_NAME);
 	remove_tree(self->top, self->root);
-	ASSERT_EQ(0, mkdir(self->top, 0755)) TH_LOG("mkdir %s: %s", self->top,
-						     strerror(errno));
+	ASSERT_EQ(0, mkdir(self->top, 0755))
+		TH_LOG("mkdir %s: %s", self->top, strerror(errno));
 	sw_save(&self->saved);
 	ASSERT_TRUE(self->saved.have_policy) TH_LOG("cannot read %s", SW_POLICY_PATH);
 	snprintf(why, sizeof(why), "%s/%s", self->top, SW_CG_POLICY);
@@ -298,6 +305,41 @@ static int nobody_write_child(struct sw_child_result *r, void *arg)
 	return errno == EACCES || errno == EPERM ? KSFT_PASS : KSFT_FAIL;
 }
 
+/* nobody owns the file, as a delegated subtree's owner does: still no. */
+static int owner_write_child(struct sw_child_result *r, void *arg)
+{
+	const char *path = arg;
+	int err = sw_drop_privileges();
+
+	if (err) {
+		snprintf(r->msg, sizeof(r->msg), "cannot become nobody: %s", strerror(-err));
+		return KSFT_FAIL;
+	}
+	err = sw_write_str(path, "no-sync");
+	snprintf(r->msg, sizeof(r->msg), "nobody, owning %.400s: write: %s", path,
+		 err ? strerror(-err) : "accepted");
+	return err == -EPERM ? KSFT_PASS : KSFT_FAIL;
+}
+
+TEST_F(group, owner_without_cap_sys_nice)
+{
+	struct sw_child_result *r = sw_child_result_alloc();
+	char path[512];
+	int code;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
+	set_group(_metadata, self->top, "reciprocal-only");
+	snprintf(path, sizeof(path), "%s/%s", self->top, SW_CG_POLICY);
+	ASSERT_EQ(0, chown(path, SW_NOBODY, SW_NOBODY)) TH_LOG("chown %s: %s", path,
+							       strerror(errno));
+	code = sw_run_child(owner_write_child, path, r);
+	TH_LOG("%s", r->msg);
+	EXPECT_EQ(KSFT_PASS, code);
+	munmap(r, sizeof(*r));
+	expect_group(_metadata, self->top, "reciprocal-only", "reciprocal-only");
+}
+
 TEST_F(group, unprivileged_write)
 {
 	struct sw_child_result *r = sw_child_result_alloc();
@@ -406,8 +448,9 @@ static void expect_group_counts(struct __test_metadata *_metadata, const char *l
  */
 TEST_F_TIMEOUT(group, mixed_workload, MIXED_TIMEOUT)
 {
-	struct workload pair = { .comm = PAIR_COMM }, stream = { .comm = STREAM_COMM, .stream = true };
-	struct sw_stats window, pb, pa, sb, sa, pd, sd;
+	struct workload pair = { .comm = PAIR_COMM };
+	struct workload stream = { .comm = STREAM_COMM, .stream = true };
+	struct sw_stats window, pb, pa, sb, sa, pd, sd, tb, ta, td, tg;
 	struct sw_child_result *r[2];
 	char pdir[512], sdir[512];
 	struct sw_trace *trace;
@@ -429,6 +472,7 @@ TEST_F_TIMEOUT(group, mixed_workload, MIXED_TIMEOUT)
 	ASSERT_EQ(0, sw_trace_comm_policy(STREAM_COMM, "no-sync"));
 	ASSERT_EQ(0, sw_cgroup_stats_read(pdir, &pb));
 	ASSERT_EQ(0, sw_cgroup_stats_read(sdir, &sb));
+	ASSERT_EQ(0, sw_cgroup_stats_read(self->top, &tb));
 
 	err = sw_window_start(true, &window);
 	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
@@ -463,6 +507,113 @@ TEST_F_TIMEOUT(group, mixed_workload, MIXED_TIMEOUT)
 	expect_group_counts(_metadata, "pair's group", "reciprocal-only", &pd,
 			    &trace->by_comm[0]);
 	expect_group_counts(_metadata, "stream's group", "no-sync", &sd, &trace->by_comm[1]);
+	/* The parent counts its children's, and no decision of its own. */
+	ASSERT_EQ(0, sw_cgroup_stats_read(self->top, &ta));
+	stats_delta(&tb, &ta, &td);
+	for (i = 0; i < SW_CG_NR_STATS; i++) {
+		EXPECT_EQ(pd.v[i] + sd.v[i], td.v[i])
+			TH_LOG("%s: %s %lu, its groups' %lu and %lu", self->top,
+			       sw_stat_names[i], td.v[i], pd.v[i], sd.v[i]);
+	}
+	/* ... and keeps them once they are gone. */
+	ASSERT_EQ(0, sw_cgroup_leave(pdir, self->root));
+	ASSERT_EQ(0, sw_cgroup_leave(sdir, self->root));
+	ASSERT_EQ(0, sw_cgroup_stats_read(self->top, &tg));
+	for (i = 0; i < SW_CG_NR_STATS; i++) {
+		EXPECT_EQ(ta.v[i], tg.v[i])
+			TH_LOG("%s: %s %lu after its groups went, %lu before", self->top,
+			       sw_stat_names[i], tg.v[i], ta.v[i]);
+	}
+	free(trace);
+}
+
+/* In its group, under its name: a pipe pair's waker or (its turn) wakee. */
+static int wakee_turn(void *arg, bool first)
+{
+	const char *dir = arg;
+
+	if (!first)
+		return 0;
+	if (sw_cgroup_enter(dir, 0))
+		return 1;
+	prctl(PR_SET_NAME, WAKEE_COMM);
+	return 0;
+}
+
+static int split_waker_child(struct sw_child_result *r, void *arg)
+{
+	const char * const *dirs = arg;
+	struct sw_pair pair = { .turn = wakee_turn, .arg = (void *)dirs[1] };
+	const char *why;
+	int err;
+
+	err = sw_cgroup_enter(dirs[0], 0);
+	if (err) {
+		snprintf(r->msg, sizeof(r->msg), "entering %.400s: %s", dirs[0], strerror(-err));
+		return KSFT_FAIL;
+	}
+	prctl(PR_SET_NAME, WAKER_COMM);
+	err = sw_pair_run(&pair, 0, 1, PAIR_ROUNDS, &why);
+	if (err) {
+		snprintf(r->msg, sizeof(r->msg), "pair: %s%s%s", strerror(-err),
+			 why ? ": " : "", why ? why : "");
+		return KSFT_FAIL;
+	}
+	return KSFT_PASS;
+}
+
+/*
+ * The waker's group decides, not the wakee's: a pipe pair whose waker is in
+ * a group set to reciprocal-only and whose wakee is in one set to no-sync.
+ * Each side wakes the other: the waker's decisions must be reciprocal-only's,
+ * the wakee's no-sync's, and each group must count its own side's.
+ */
+TEST_F_TIMEOUT(group, waker_decides, MIXED_TIMEOUT)
+{
+	struct sw_stats window, rb, ra, eb, ea, rd, ed;
+	struct sw_child_result *r;
+	char rdir[512], edir[512];
+	const char *dirs[2] = { rdir, edir };
+	struct sw_trace *trace;
+	int code, terr;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs 2 CPUs for the pair");
+	trace = calloc(1, sizeof(*trace));
+	r = sw_child_result_alloc();
+	ASSERT_NE(NULL, trace);
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
+	ASSERT_EQ(0, sw_cgroup_cpu_on(self->top, &(bool){ false }));
+	make_group(_metadata, self->top, "waker", rdir, sizeof(rdir));
+	make_group(_metadata, self->top, "wakee", edir, sizeof(edir));
+	set_group(_metadata, rdir, "reciprocal-only");
+	set_group(_metadata, edir, "no-sync");
+	ASSERT_EQ(0, sw_trace_comm_policy(NULL, NULL));
+	ASSERT_EQ(0, sw_trace_comm_policy(WAKER_COMM, "reciprocal-only"));
+	ASSERT_EQ(0, sw_trace_comm_policy(WAKEE_COMM, "no-sync"));
+	ASSERT_EQ(0, sw_cgroup_stats_read(rdir, &rb));
+	ASSERT_EQ(0, sw_cgroup_stats_read(edir, &eb));
+
+	ASSERT_EQ(0, sw_window_start(true, &window));
+	code = sw_run_child(split_waker_child, dirs, r);
+	terr = sw_window_stop("hint-only", getpid(), &window, trace);
+	sw_trace_comm_policy(NULL, NULL);
+	EXPECT_EQ(KSFT_PASS, code) TH_LOG("%s", r->msg);
+	ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
+	munmap(r, sizeof(*r));
+
+	TH_LOG("trace: %ld decisions, %ld wrong", trace->events, trace->wrong);
+	EXPECT_EQ(0, trace->wrong) TH_LOG("%s", trace->why);
+	EXPECT_EQ(0, trace->unwitnessed) TH_LOG("counters against the trace: %s",
+						trace->witness);
+	ASSERT_EQ(0, sw_cgroup_stats_read(rdir, &ra));
+	ASSERT_EQ(0, sw_cgroup_stats_read(edir, &ea));
+	stats_delta(&rb, &ra, &rd);
+	stats_delta(&eb, &ea, &ed);
+	expect_group_counts(_metadata, "waker's group", "reciprocal-only", &rd,
+			    &trace->by_comm[0]);
+	expect_group_counts(_metadata, "wakee's group", "no-sync", &ed, &trace->by_comm[1]);
 	free(trace);
 }
 
