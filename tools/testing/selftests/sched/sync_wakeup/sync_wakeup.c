@@ -137,9 +137,10 @@ int sw_feature_set(bool on)
 /* ---- the policy ----------------------------------------------------- */
 
 /* The current policy without its newline. Returns 0 or -errno (-EPROTO: no newline). */
-int sw_policy_get(char *buf, size_t size)
+/* A file of one line into @buf, its newline dropped; -EPROTO without one. */
+static int sw_read_line(const char *path, char *buf, size_t size)
 {
-	ssize_t n = sw_read_file(SW_POLICY_PATH, buf, size);
+	ssize_t n = sw_read_file(path, buf, size);
 
 	if (n < 0)
 		return n;
@@ -147,6 +148,11 @@ int sw_policy_get(char *buf, size_t size)
 		return -EPROTO;
 	buf[n - 1] = '\0';
 	return 0;
+}
+
+int sw_policy_get(char *buf, size_t size)
+{
+	return sw_read_line(SW_POLICY_PATH, buf, size);
 }
 
 /* Write @name (no newline) and read it back. Returns 0 or -errno (-EIO: did not stick). */
@@ -2182,16 +2188,9 @@ int sw_cgroup_leave(const char *dir, const char *to)
 int sw_cgroup_read(const char *dir, const char *file, char *buf, size_t size)
 {
 	char path[1024];
-	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	n = sw_read_file(path, buf, size);
-	if (n < 0)
-		return n;
-	if (n == 0 || buf[n - 1] != '\n')
-		return -EPROTO;
-	buf[n - 1] = '\0';
-	return 0;
+	return sw_read_line(path, buf, size);
 }
 
 int sw_cgroup_write(const char *dir, const char *file, const char *s)

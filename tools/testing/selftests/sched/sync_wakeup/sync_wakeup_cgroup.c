@@ -439,44 +439,109 @@ static void expect_group_counts(struct __test_metadata *_metadata, const char *l
 }
 
 /*
+ * Have the groups removed under @dir been released? The cpu controller's
+ * part of a group is freed before the group, which stays dying (cgroup.stat)
+ * until then: only then has it added its counts to its parent's.
+ */
+static bool released(const char *dir)
+{
+	char buf[256], *p;
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (sw_cgroup_read(dir, "cgroup.stat", buf, sizeof(buf)))
+			return false;
+		p = strstr(buf, "nr_dying_descendants ");
+		if (p && atoi(p + strlen("nr_dying_descendants ")) == 0)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * Two groups under the test's top group, each set to its policy, whose
+ * wakers the witness knows by their names, watched over one window.
+ */
+struct split {
+	const char *name[2], *policy[2], *comm[2];
+	char dir[2][512];
+	struct sw_stats before[2], delta[2], window;
+	struct sw_trace *trace;
+};
+
+/* Under the sysctl's hint-only: make and set the groups, start the window. */
+static void split_start(struct __test_metadata *_metadata, const char *top,
+			struct split *sp)
+{
+	int i, err;
+
+	sp->trace = calloc(1, sizeof(*sp->trace));
+	ASSERT_NE(NULL, sp->trace);
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
+	ASSERT_EQ(0, sw_cgroup_cpu_on(top, &(bool){ false }));
+	ASSERT_EQ(0, sw_trace_comm_policy(NULL, NULL));
+	for (i = 0; i < 2; i++) {
+		make_group(_metadata, top, sp->name[i], sp->dir[i], sizeof(sp->dir[i]));
+		set_group(_metadata, sp->dir[i], sp->policy[i]);
+		ASSERT_EQ(0, sw_trace_comm_policy(sp->comm[i], sp->policy[i]));
+		ASSERT_EQ(0, sw_cgroup_stats_read(sp->dir[i], &sp->before[i]));
+	}
+	err = sw_window_start(true, &sp->window);
+	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
+}
+
+/*
+ * End the window: every decision followed its waker's group's policy (or
+ * the sysctl's), the counters moved as the trace shows, and each group
+ * counted exactly its wakers' decisions, only its policy's verdicts.
+ */
+static void split_stop(struct __test_metadata *_metadata, struct split *sp)
+{
+	struct sw_stats after;
+	char label[64];
+	int i, err;
+
+	err = sw_window_stop("hint-only", getpid(), &sp->window, sp->trace);
+	sw_trace_comm_policy(NULL, NULL);
+	ASSERT_EQ(0, err) TH_LOG("reading the trace: %s", strerror(-err));
+	TH_LOG("trace: %ld decisions, %ld wrong", sp->trace->events, sp->trace->wrong);
+	EXPECT_EQ(0, sp->trace->wrong) TH_LOG("%s", sp->trace->why);
+	EXPECT_EQ(0, sp->trace->unwitnessed)
+		TH_LOG("counters against the trace: %s", sp->trace->witness);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, sw_cgroup_stats_read(sp->dir[i], &after));
+		stats_delta(&sp->before[i], &after, &sp->delta[i]);
+		snprintf(label, sizeof(label), "group %s", sp->name[i]);
+		expect_group_counts(_metadata, label, sp->policy[i], &sp->delta[i],
+				    &sp->trace->by_comm[i]);
+	}
+}
+
+/*
  * Under the sysctl's hint-only, a pipe pair in a group set to
  * reciprocal-only and a UDP stream in one set to no-sync run at once.
  * Each decision must follow its waker's group's policy (the witness reads
  * the waker's name off each event), every other decision hint-only; each
- * group counts exactly its wakers' decisions, and the global counters
- * exactly the trace's.
+ * group counts exactly its wakers' decisions, their parent the sum, also
+ * once they are removed; the global counters exactly the trace's.
  */
 TEST_F_TIMEOUT(group, mixed_workload, MIXED_TIMEOUT)
 {
-	struct workload pair = { .comm = PAIR_COMM };
-	struct workload stream = { .comm = STREAM_COMM, .stream = true };
-	struct sw_stats window, pb, pa, sb, sa, pd, sd, tb, ta, td, tg;
+	struct split sp = {
+		.name = { "pair", "stream" }, .policy = { "reciprocal-only", "no-sync" },
+		.comm = { PAIR_COMM, STREAM_COMM },
+	};
+	struct workload w[2] = { { .comm = PAIR_COMM }, { .comm = STREAM_COMM, .stream = true } };
+	struct sw_stats tb, ta, td, tg;
 	struct sw_child_result *r[2];
-	char pdir[512], sdir[512];
-	struct sw_trace *trace;
-	int i, err, terr, status;
+	int i, status;
 	pid_t pid[2];
 
-	trace = calloc(1, sizeof(*trace));
-	ASSERT_NE(NULL, trace);
-	ASSERT_EQ(0, sw_policy_set("hint-only"));
-	ASSERT_EQ(0, sw_cgroup_cpu_on(self->top, &(bool){ false }));
-	make_group(_metadata, self->top, "pair", pdir, sizeof(pdir));
-	make_group(_metadata, self->top, "stream", sdir, sizeof(sdir));
-	set_group(_metadata, pdir, "reciprocal-only");
-	set_group(_metadata, sdir, "no-sync");
-	pair.dir = pdir;
-	stream.dir = sdir;
-	ASSERT_EQ(0, sw_trace_comm_policy(NULL, NULL));
-	ASSERT_EQ(0, sw_trace_comm_policy(PAIR_COMM, "reciprocal-only"));
-	ASSERT_EQ(0, sw_trace_comm_policy(STREAM_COMM, "no-sync"));
-	ASSERT_EQ(0, sw_cgroup_stats_read(pdir, &pb));
-	ASSERT_EQ(0, sw_cgroup_stats_read(sdir, &sb));
 	ASSERT_EQ(0, sw_cgroup_stats_read(self->top, &tb));
-
-	err = sw_window_start(true, &window);
-	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
+	split_start(_metadata, self->top, &sp);
 	for (i = 0; i < 2; i++) {
+		w[i].dir = sp.dir[i];
 		r[i] = sw_child_result_alloc();
 		ASSERT_NE(NULL, r[i]);
 		fflush(stdout);
@@ -484,47 +549,36 @@ TEST_F_TIMEOUT(group, mixed_workload, MIXED_TIMEOUT)
 		pid[i] = fork();
 		ASSERT_LE(0, pid[i]);
 		if (!pid[i])
-			_exit(workload_child(r[i], i ? (void *)&stream : (void *)&pair));
+			_exit(workload_child(r[i], &w[i]));
 	}
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
 		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == KSFT_PASS)
-			TH_LOG("%s: %s", i ? STREAM_COMM : PAIR_COMM, r[i]->msg);
+			TH_LOG("%s: %s", w[i].comm, r[i]->msg);
 		munmap(r[i], sizeof(*r[i]));
 	}
-	terr = sw_window_stop("hint-only", getpid(), &window, trace);
-	ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
-	sw_trace_comm_policy(NULL, NULL);
+	split_stop(_metadata, &sp);
 
-	TH_LOG("trace: %ld decisions, %ld wrong", trace->events, trace->wrong);
-	EXPECT_EQ(0, trace->wrong) TH_LOG("%s", trace->why);
-	EXPECT_EQ(0, trace->unwitnessed) TH_LOG("counters against the trace: %s",
-						trace->witness);
-	ASSERT_EQ(0, sw_cgroup_stats_read(pdir, &pa));
-	ASSERT_EQ(0, sw_cgroup_stats_read(sdir, &sa));
-	stats_delta(&pb, &pa, &pd);
-	stats_delta(&sb, &sa, &sd);
-	expect_group_counts(_metadata, "pair's group", "reciprocal-only", &pd,
-			    &trace->by_comm[0]);
-	expect_group_counts(_metadata, "stream's group", "no-sync", &sd, &trace->by_comm[1]);
 	/* The parent counts its children's, and no decision of its own. */
 	ASSERT_EQ(0, sw_cgroup_stats_read(self->top, &ta));
 	stats_delta(&tb, &ta, &td);
 	for (i = 0; i < SW_CG_NR_STATS; i++) {
-		EXPECT_EQ(pd.v[i] + sd.v[i], td.v[i])
+		EXPECT_EQ(sp.delta[0].v[i] + sp.delta[1].v[i], td.v[i])
 			TH_LOG("%s: %s %lu, its groups' %lu and %lu", self->top,
-			       sw_stat_names[i], td.v[i], pd.v[i], sd.v[i]);
+			       sw_stat_names[i], td.v[i], sp.delta[0].v[i], sp.delta[1].v[i]);
 	}
-	/* ... and keeps them once they are gone. */
-	ASSERT_EQ(0, sw_cgroup_leave(pdir, self->root));
-	ASSERT_EQ(0, sw_cgroup_leave(sdir, self->root));
+	/* ... and keeps them once they are gone, released (not dying). */
+	ASSERT_EQ(0, sw_cgroup_leave(sp.dir[0], self->root));
+	ASSERT_EQ(0, sw_cgroup_leave(sp.dir[1], self->root));
+	ASSERT_TRUE(released(self->top)) TH_LOG("%s: removed groups still dying after 10 s",
+						 self->top);
 	ASSERT_EQ(0, sw_cgroup_stats_read(self->top, &tg));
 	for (i = 0; i < SW_CG_NR_STATS; i++) {
 		EXPECT_EQ(ta.v[i], tg.v[i])
 			TH_LOG("%s: %s %lu after its groups went, %lu before", self->top,
 			       sw_stat_names[i], tg.v[i], ta.v[i]);
 	}
-	free(trace);
+	free(sp.trace);
 }
 
 /* In its group, under its name: a pipe pair's waker or (its turn) wakee. */
@@ -570,51 +624,24 @@ static int split_waker_child(struct sw_child_result *r, void *arg)
  */
 TEST_F_TIMEOUT(group, waker_decides, MIXED_TIMEOUT)
 {
-	struct sw_stats window, rb, ra, eb, ea, rd, ed;
+	struct split sp = {
+		.name = { "waker", "wakee" }, .policy = { "reciprocal-only", "no-sync" },
+		.comm = { WAKER_COMM, WAKEE_COMM },
+	};
+	const char *dirs[2] = { sp.dir[0], sp.dir[1] };
 	struct sw_child_result *r;
-	char rdir[512], edir[512];
-	const char *dirs[2] = { rdir, edir };
-	struct sw_trace *trace;
-	int code, terr;
+	int code;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs 2 CPUs for the pair");
-	trace = calloc(1, sizeof(*trace));
 	r = sw_child_result_alloc();
-	ASSERT_NE(NULL, trace);
 	ASSERT_NE(NULL, r);
-	ASSERT_EQ(0, sw_policy_set("hint-only"));
-	ASSERT_EQ(0, sw_cgroup_cpu_on(self->top, &(bool){ false }));
-	make_group(_metadata, self->top, "waker", rdir, sizeof(rdir));
-	make_group(_metadata, self->top, "wakee", edir, sizeof(edir));
-	set_group(_metadata, rdir, "reciprocal-only");
-	set_group(_metadata, edir, "no-sync");
-	ASSERT_EQ(0, sw_trace_comm_policy(NULL, NULL));
-	ASSERT_EQ(0, sw_trace_comm_policy(WAKER_COMM, "reciprocal-only"));
-	ASSERT_EQ(0, sw_trace_comm_policy(WAKEE_COMM, "no-sync"));
-	ASSERT_EQ(0, sw_cgroup_stats_read(rdir, &rb));
-	ASSERT_EQ(0, sw_cgroup_stats_read(edir, &eb));
-
-	ASSERT_EQ(0, sw_window_start(true, &window));
+	split_start(_metadata, self->top, &sp);
 	code = sw_run_child(split_waker_child, dirs, r);
-	terr = sw_window_stop("hint-only", getpid(), &window, trace);
-	sw_trace_comm_policy(NULL, NULL);
 	EXPECT_EQ(KSFT_PASS, code) TH_LOG("%s", r->msg);
-	ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
 	munmap(r, sizeof(*r));
-
-	TH_LOG("trace: %ld decisions, %ld wrong", trace->events, trace->wrong);
-	EXPECT_EQ(0, trace->wrong) TH_LOG("%s", trace->why);
-	EXPECT_EQ(0, trace->unwitnessed) TH_LOG("counters against the trace: %s",
-						trace->witness);
-	ASSERT_EQ(0, sw_cgroup_stats_read(rdir, &ra));
-	ASSERT_EQ(0, sw_cgroup_stats_read(edir, &ea));
-	stats_delta(&rb, &ra, &rd);
-	stats_delta(&eb, &ea, &ed);
-	expect_group_counts(_metadata, "waker's group", "reciprocal-only", &rd,
-			    &trace->by_comm[0]);
-	expect_group_counts(_metadata, "wakee's group", "no-sync", &ed, &trace->by_comm[1]);
-	free(trace);
+	split_stop(_metadata, &sp);
+	free(sp.trace);
 }
 
 TEST_HARNESS_MAIN
