@@ -1124,8 +1124,10 @@ int sw_trace_comm_policy(const char *comm, const char *policy)
 	if (sw_nr_comm_policies == SW_TRACE_COMMS || strlen(comm) >= 16 ||
 	    strlen(policy) >= 32)
 		return -ENOSPC;
-	strcpy(sw_comm_policies[sw_nr_comm_policies].comm, comm);
-	strcpy(sw_comm_policies[sw_nr_comm_policies].policy, policy);
+	snprintf(sw_comm_policies[sw_nr_comm_policies].comm,
+		 sizeof(sw_comm_policies[0].comm), "%s", comm);
+	snprintf(sw_comm_policies[sw_nr_comm_policies].policy,
+		 sizeof(sw_comm_policies[0].policy), "%s", policy);
 	sw_nr_comm_policies++;
 	return 0;
 }
