@@ -570,8 +570,8 @@ TEST_F_TIMEOUT(group, mixed_workload, MIXED_TIMEOUT)
 	/* ... and keeps them once they are gone, released (not dying). */
 	ASSERT_EQ(0, sw_cgroup_leave(sp.dir[0], self->root));
 	ASSERT_EQ(0, sw_cgroup_leave(sp.dir[1], self->root));
-	ASSERT_TRUE(released(self->top)) TH_LOG("%s: removed groups still dying after 10 s",
-						 self->top);
+	ASSERT_TRUE(released(self->top))
+		TH_LOG("%s: removed groups still dying after 10 s", self->top);
 	ASSERT_EQ(0, sw_cgroup_stats_read(self->top, &tg));
 	for (i = 0; i < SW_CG_NR_STATS; i++) {
 		EXPECT_EQ(ta.v[i], tg.v[i])
