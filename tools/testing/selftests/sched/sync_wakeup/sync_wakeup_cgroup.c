@@ -321,7 +321,8 @@ static int owner_write_child(struct sw_child_result *r, void *arg)
 	return err == -EPERM ? KSFT_PASS : KSFT_FAIL;
 }
 
-TEST_F(group, owner_without_cap_sys_nice)
+/* nobody tries to write the top group's file (owning it if @owns): refused. */
+static void nobody_writes(struct __test_metadata *_metadata, const char *top, bool owns)
 {
 	struct sw_child_result *r = sw_child_result_alloc();
 	char path[512];
@@ -329,32 +330,26 @@ TEST_F(group, owner_without_cap_sys_nice)
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, sw_policy_set("hint-only"));
-	set_group(_metadata, self->top, "reciprocal-only");
-	snprintf(path, sizeof(path), "%s/%s", self->top, SW_CG_POLICY);
-	ASSERT_EQ(0, chown(path, SW_NOBODY, SW_NOBODY)) TH_LOG("chown %s: %s", path,
-							       strerror(errno));
-	code = sw_run_child(owner_write_child, path, r);
+	set_group(_metadata, top, "reciprocal-only");
+	snprintf(path, sizeof(path), "%s/%s", top, SW_CG_POLICY);
+	if (owns)
+		ASSERT_EQ(0, chown(path, SW_NOBODY, SW_NOBODY))
+			TH_LOG("chown %s: %s", path, strerror(errno));
+	code = sw_run_child(owns ? owner_write_child : nobody_write_child, path, r);
 	TH_LOG("%s", r->msg);
 	EXPECT_EQ(KSFT_PASS, code);
 	munmap(r, sizeof(*r));
-	expect_group(_metadata, self->top, "reciprocal-only", "reciprocal-only");
+	expect_group(_metadata, top, "reciprocal-only", "reciprocal-only");
+}
+
+TEST_F(group, owner_without_cap_sys_nice)
+{
+	nobody_writes(_metadata, self->top, true);
 }
 
 TEST_F(group, unprivileged_write)
 {
-	struct sw_child_result *r = sw_child_result_alloc();
-	char path[512];
-	int code;
-
-	ASSERT_NE(NULL, r);
-	ASSERT_EQ(0, sw_policy_set("hint-only"));
-	set_group(_metadata, self->top, "reciprocal-only");
-	snprintf(path, sizeof(path), "%s/%s", self->top, SW_CG_POLICY);
-	code = sw_run_child(nobody_write_child, path, r);
-	TH_LOG("%s", r->msg);
-	EXPECT_EQ(KSFT_PASS, code);
-	munmap(r, sizeof(*r));
-	expect_group(_metadata, self->top, "reciprocal-only", "reciprocal-only");
+	nobody_writes(_metadata, self->top, false);
 }
 
 /* sync_wakeups first, then the verdicts and landings, each adding up to it. */
