@@ -15,7 +15,7 @@
 #   SCHED_FEATURES  sched/features the guest's init writes before CMD
 #             (NEXT_BUDDY, say; default none: the kernel's own)
 #   TIMEOUT   seconds before the boot is killed (default 900)
-#   OUT       result directory (default build/vm/<time>-<flavour>-<topo>)
+#   OUT       result directory (default build/vm/<time>-<flavour>[-<base>]-<topo>[.N])
 #   KERNEL    image to boot (default the FLAVOUR's, kernel_image in harness/lib.sh)
 #   GUEST_ROOT  the guest's root (default guest_root in harness/lib.sh)
 #   PIN_VCPUS 1: pin vCPU thread n to host CPU n, when there are enough host
@@ -51,8 +51,25 @@ root=${GUEST_ROOT:-$(guest_root)}
 [ -d "$root/sbin" ] || die "no $ARCH guest root in $root: make it with vm/guest-root.sh (make check and make bench do)"
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make kernel FLAVOUR=$FLAVOUR' first"
 
-out=${OUT:-$BUILD/vm/$(date +%Y%m%d-%H%M%S)-$FLAVOUR-$TOPO}
-mkdir -p "$out"
+# new_out: a directory of its own for a guest started without OUT, even
+# beside another started in the same second (mkdir is atomic).
+new_out() {
+	local name n=1
+	name=$BUILD/vm/$(date +%Y%m%d-%H%M%S)-$FLAVOUR$BASE_SUFFIX-$TOPO
+	mkdir -p "$BUILD/vm"
+	out=$name
+	until mkdir "$out" 2>/dev/null; do
+		n=$((n + 1))
+		out=$name.$n
+	done
+}
+
+if [ -n "${OUT:-}" ]; then
+	out=$OUT
+	mkdir -p "$out"
+else
+	new_out
+fi
 out=$(cd "$out" && pwd)
 rm -f "$out/exit-code" "$out/output.log" "$out/console.log" "$out/hang.txt"
 printf '%s\n' "$CMD" >"$out/cmd.sh"
