@@ -8,7 +8,11 @@
 # Results: results/<date-time>-overhead/{compare.md,compare.csv,meta.txt}
 # and every boot's raw.csv and logs in results/<date-time>-overhead/<kind>-<n>/.
 # BOOTS: boot pairs (default 3); the other variables as for make bench, but
-# WORKLOADS defaults to the pipe and msg-* ones and ARMS is off.
+# WORKLOADS defaults to the pipe and msg-* ones and ARMS to off.
+# SINCE=NNNN: what patch NNNN and those after it cost: the base is the
+# series up to the patch before it (its commit in build/linux, checked out
+# in build/linux-before-NNNN), run with ARMS as the patched kernel is, so
+# that ARMS=hint-only measures them with the feature on.
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,7 +24,8 @@ ACCEL=${ACCEL:-auto}
 NOBUILD=${NOBUILD:-0}
 BOOTS=${BOOTS:-3}
 WORKLOADS=${WORKLOADS:-pipe pipe-cpu01 pipe-cpu0 msg-thread-g1 msg-thread-g2 msg-thread-g4 msg-process-g1 msg-process-g2 msg-process-g4}
-ARMS=off
+ARMS=${ARMS:-off}
+SINCE=${SINCE:-}
 export TOPO ACCEL WORKLOADS ARMS
 
 # Each variable's own value (harness/check-vars.sh, as make vars does: the
@@ -28,42 +33,88 @@ export TOPO ACCEL WORKLOADS ARMS
 check_settings() {
 	"$REPO/harness/check-vars.sh"
 	guest_clock >/dev/null || exit 1
+	if [ -z "$SINCE" ] && [ "$ARMS" != off ]; then
+		die "ARMS=$ARMS: the unpatched base has no policy to run; leave ARMS unset, or set SINCE=NNNN to measure patch NNNN and those after it"
+	fi
+	case "$ARMS" in
+	*" "*) die "ARMS=$ARMS: one arm, which both kernels run" ;;
+	esac
+	if [ -n "$SINCE" ] && ! patch_names | grep -q "^$SINCE-"; then
+		die "SINCE=$SINCE names no patch of patches/$BASE/series: give a number such as $(patch_names | sed -n '2s/-.*//p')"
+	fi
+}
+
+# base_name: the base kernel's name in the results ("base" or "before-NNNN").
+base_name() {
+	if [ -n "$SINCE" ]; then echo "before-$SINCE"; else echo base; fi
+}
+
+# since_tree: build/linux's tree up to the patch before $SINCE, checked out
+# beside it (make tree made build/linux: its Nth commit is the Nth patch).
+since_tree() {
+	local n dir="$BUILD/linux-before-$SINCE" rev
+	n=$(patch_names | grep -n "^$SINCE-" | cut -d: -f1)
+	if [ "$n" = 1 ]; then
+		rev=$(tree_git rev-parse base)
+	else
+		rev=$(tree_git rev-list --reverse base..HEAD | sed -n "$((n - 1))p")
+	fi
+	[ -n "$rev" ] || die "build/linux has fewer than $((n - 1)) commits since base: make tree"
+	if [ -d "$dir" ]; then
+		git -C "$dir" checkout -q --detach "$rev"
+	else
+		tree_git worktree add -q --detach "$dir" "$rev"
+	fi
+	echo "$dir"
 }
 
 build() {
 	local k
 	if [ "$NOBUILD" = 1 ]; then
-		for k in "$(kernel_dir base)" "$(kernel_dir bench)"; do
+		for k in "$(kernel_dir "$(base_name)")" "$(kernel_dir bench)"; do
 			[ -f "$k/$ARCH_IMAGE" ] ||
 				die "NOBUILD=1 but there is no $k/$ARCH_IMAGE: run without NOBUILD"
 		done
 		return 0
 	fi
 	"$REPO/harness/source.sh"
-	log "building the unpatched base kernel from $(ksrc)"
-	"$REPO/harness/build-kernel.sh" bench "$(ksrc)" "$(kernel_dir base)"
+	if [ -z "$SINCE" ]; then
+		log "building the unpatched base kernel from $(ksrc)"
+		"$REPO/harness/build-kernel.sh" bench "$(ksrc)" "$(kernel_dir base)"
+	fi
 	"$REPO/harness/prepare-tree.sh"
+	if [ -n "$SINCE" ]; then
+		log "building the series before patch $SINCE"
+		"$REPO/harness/build-kernel.sh" bench "$(since_tree)" "$(kernel_dir "$(base_name)")"
+	fi
 	"$REPO/harness/build-kernel.sh" bench
 }
 
 main() {
-	local res start n kind kernel i=0
+	local res start n kind kernel a b what i=0
 	check_settings
 	"$REPO/harness/deps.sh"
 	build
+	a=$(base_name)
+	b=patched-$ARMS
+	if [ -n "$SINCE" ]; then
+		what="the series before patch $SINCE vs the whole series, both with ARMS=$ARMS"
+	else
+		what="unpatched base kernel vs patched kernel with SYNC_PAIR_AFFINE off"
+	fi
 	res=$(new_results_dir -overhead)
 	start=$(date +%s)
 	{
-		echo "experiment: unpatched base kernel vs patched kernel with SYNC_PAIR_AFFINE off,"
-		echo "  $BOOTS boot pairs alternating base, patched; ARMS=off in every boot; runs pooled per kernel"
-		echo "kernel.base: $(kernel_dir base)/$ARCH_IMAGE"
-		echo "kernel.patched-off: $(kernel_dir bench)/$ARCH_IMAGE"
+		echo "experiment: $what,"
+		echo "  $BOOTS boot pairs alternating $a, $b; ARMS=$ARMS in every boot; runs pooled per kernel"
+		echo "kernel.$a: $(kernel_dir "$a")/$ARCH_IMAGE"
+		echo "kernel.$b: $(kernel_dir bench)/$ARCH_IMAGE"
 		host_meta /dev/null bench-overhead | grep -v '^\(accel\|vcpu pinning\|clock\): '
 	} >"$res/meta.txt"
 	for n in $(seq "$BOOTS"); do
-		for kind in base patched-off; do
+		for kind in "$a" "$b"; do
 			i=$((i + 1))
-			if [ "$kind" = base ]; then kernel=$(kernel_dir base); else kernel=$(kernel_dir bench); fi
+			if [ "$kind" = "$a" ]; then kernel=$(kernel_dir "$a"); else kernel=$(kernel_dir bench); fi
 			log "boot $i/$((2 * BOOTS)): $kind kernel"
 			boot_bench "$res/$kind-$n" "$kernel/$ARCH_IMAGE"
 			sed "s/^/$kind-$n./" "$res/$kind-$n/meta.txt" >>"$res/meta.txt"
@@ -76,10 +127,10 @@ main() {
 		done
 	done
 	echo "bench wall time: $(($(date +%s) - start)) s" >>"$res/meta.txt"
-	grep '^cmd\.' "$res/base-1/meta.txt" >>"$res/meta.txt"
-	"$PYTHON" "$BENCH/compare.py" --names base patched-off --out "$res" \
-		--title "Overhead: unpatched base vs patched with SYNC_PAIR_AFFINE off ($BOOTS boot pairs pooled, $TOPO, $(cat "$res/base-1/accel"), clock $(cat "$res/base-1/clock"))" \
-		--a "$res"/base-*/raw.csv --b "$res"/patched-off-*/raw.csv
+	grep '^cmd\.' "$res/$a-1/meta.txt" >>"$res/meta.txt"
+	"$PYTHON" "$BENCH/compare.py" --names "$a" "$b" --out "$res" \
+		--title "Overhead: $what ($BOOTS boot pairs pooled, $TOPO, $(cat "$res/$a-1/accel"), clock $(cat "$res/$a-1/clock"))" \
+		--a "$res/$a"-*/raw.csv --b "$res/$b"-*/raw.csv
 	echo
 	log "bench-overhead took $(($(date +%s) - start)) s; results: $res (compare.md, compare.csv, meta.txt)"
 }
