@@ -2570,7 +2570,11 @@ int sw_wait_asleep(int fd, bool spin)
  * before it checks the pipe again and calls schedule(), so an answer can
  * still come before the block; then the waker decides again awake. With
  * SW_PP_BOTH_ASLEEP, this process also writes only once the child shows
- * state S, so each side's promise is followed by its block.
+ * state S, so each side's promise is followed by its block. With
+ * SW_PP_APART_ASLEEP it waits so only when the child's message came from
+ * another CPU: a promise the child made apart is followed by its block
+ * whatever the vCPUs' turns, one made beside this process is answered at
+ * once, as a plain pipe pair answers.
  * Returns 0 or -errno.
  */
 int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
@@ -2578,6 +2582,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 {
 	int p2c[2], c2p[2], err = 0, status, parent = -1, child = -1;
 	struct sw_pingpong *shared;
+	bool apart = false;
 	struct sw_stats start;
 	double t0 = 0;
 	long i;
@@ -2644,7 +2649,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 	close(c2p[1]);
 	p2c[0] = -1;
 	c2p[1] = -1;
-	if (flags & SW_PP_BOTH_ASLEEP) {
+	if (flags & (SW_PP_BOTH_ASLEEP | SW_PP_APART_ASLEEP)) {
 		char path[64];
 
 		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
@@ -2663,7 +2668,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 			}
 			t0 = sw_now_us();
 		}
-		if (child >= 0) {
+		if (child >= 0 && (flags & SW_PP_BOTH_ASLEEP || apart)) {
 			err = sw_wait_asleep(child, false);
 			if (err)
 				break;
@@ -2676,6 +2681,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 		if (err)
 			break;
 		cpu = sched_getcpu();
+		apart = cpu != msg;
 		if (i >= warmup) {
 			out->handoffs[1]++;
 			out->same_cpu[1] += cpu == msg;

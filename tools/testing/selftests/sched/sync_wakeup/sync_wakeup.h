@@ -424,6 +424,8 @@ struct sw_pingpong {
  */
 #define SW_PP_ANSWER_ASLEEP	0x1
 #define SW_PP_BOTH_ASLEEP	0x2	/* and this process waits for the child */
+/* or waits only for a child that answered from another CPU */
+#define SW_PP_APART_ASLEEP	0x4
 #define SW_ASLEEP_POLL_US	1000
 
 int sw_wait_asleep(int fd, bool spin);
