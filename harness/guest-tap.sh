@@ -122,7 +122,7 @@ finish() {
 	# Last, so that a log cut to its tail still says what went wrong.
 	[ ! -f "$results/failures.txt" ] || cat "$results/failures.txt" >&2
 	printf '%s\n' "$summary" | grep -E '^(FAIL|SKIP) ' | sed "s|$results/||" >&2 || true
-	printf '%s\n' "$summary" | sed -n 's/^FAIL \([^:]*\): not ok [0-9]* \([a-z0-9_.]*\)$/\1 \2/p' |
+	printf '%s\n' "$summary" | sed -n 's/^FAIL \([^:]*\.log\): not ok [0-9]* \([A-Za-z0-9_.-]*\)$/\1 \2/p' |
 		while read -r file name; do case_why "$file" "$name"; done >&2
 	log "took $((elapsed / 60)) min $((elapsed % 60)) s"
 	totals=$(printf '%s\n' "$summary" | tail -1)
@@ -136,8 +136,9 @@ finish() {
 # case_why OUTPUT FIXTURE.CASE: a failed kselftest case's own assertions and
 # last log lines, so that a CI log cut to its tail says why it failed.
 case_why() {
+	local name=${2//./\\.}
 	echo "    why $2 failed ($(basename "$(dirname "$1")")):"
-	sed -n "/^# #  RUN  *$2 /,/^# #  *FAIL  *$2\$/p" "$1" |
+	sed -n "/^# #  RUN  *$name /,/^# #  *FAIL  *$name\$/p" "$1" |
 		grep -E ':(Expected|[0-9]+:)' | tail -8 | sed 's/^# # /      /'
 }
 

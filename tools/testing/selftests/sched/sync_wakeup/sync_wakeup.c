@@ -2571,10 +2571,10 @@ int sw_wait_asleep(int fd, bool spin)
  * still come before the block; then the waker decides again awake. With
  * SW_PP_BOTH_ASLEEP, this process also writes only once the child shows
  * state S, so each side's promise is followed by its block. With
- * SW_PP_APART_ASLEEP it waits so only when the child's message came from
- * another CPU: a promise the child made apart is followed by its block
- * whatever the vCPUs' turns, one made beside this process is answered at
- * once, as a plain pipe pair answers.
+ * SW_PP_APART_ASLEEP it waits for the child only when the child's message
+ * came from another CPU: a promise the child made apart is followed by its
+ * block whatever the vCPUs' turns, one made beside this process is
+ * answered at once, as a plain pipe pair answers.
  * Returns 0 or -errno.
  */
 int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
@@ -2668,7 +2668,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 			}
 			t0 = sw_now_us();
 		}
-		if (child >= 0 && (flags & SW_PP_BOTH_ASLEEP || apart)) {
+		if (child >= 0 && ((flags & SW_PP_BOTH_ASLEEP) || apart)) {
 			err = sw_wait_asleep(child, false);
 			if (err)
 				break;

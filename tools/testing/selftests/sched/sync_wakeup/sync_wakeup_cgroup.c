@@ -10,7 +10,8 @@
  *    name (with at most one trailing newline) and "inherit", and refuses
  *    anything else with EINVAL, leaving the value as it was; nobody cannot
  *    open it for writing, nor write it when it owns the file (as in a
- *    delegated subtree): the write needs CAP_SYS_NICE;
+ *    delegated subtree): the write needs CAP_SYS_NICE, the opener's (a
+ *    file nobody opened is refused to root's write);
  *  - cpu.sync_wakeup.effective is the group's own policy, else its
  *    nearest ancestor's that set one, else the sysctl's, at once after any
  *    write and in a group made under one that set a policy;
@@ -321,8 +322,43 @@ static int owner_write_child(struct sw_child_result *r, void *arg)
 	return err == -EPERM ? KSFT_PASS : KSFT_FAIL;
 }
 
-/* nobody tries to write the top group's file (owning it if @owns): refused. */
-static void nobody_writes(struct __test_metadata *_metadata, const char *top, bool owns)
+/*
+ * A file nobody owns and opened, written with CAP_SYS_NICE: refused, as
+ * the opener's credentials decide (file_ns_capable()), not the writer's,
+ * or a delegated subtree's owner could hand its open file to a privileged
+ * program and have it write.
+ */
+static int opener_write_child(struct sw_child_result *r, void *arg)
+{
+	const char *path = arg;
+	int fd, err;
+
+	/* An effective uid other than 0 has no capabilities; 0 again has them. */
+	if (setresuid(-1, SW_NOBODY, -1)) {
+		snprintf(r->msg, sizeof(r->msg), "seteuid(nobody): %s", strerror(errno));
+		return KSFT_FAIL;
+	}
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	err = fd < 0 ? errno : 0;
+	if (setresuid(-1, 0, -1)) {
+		snprintf(r->msg, sizeof(r->msg), "seteuid(0): %s", strerror(errno));
+		return KSFT_FAIL;
+	}
+	if (fd < 0) {
+		snprintf(r->msg, sizeof(r->msg), "nobody, owning %.400s: open: %s", path,
+			 strerror(err));
+		return KSFT_FAIL;
+	}
+	err = write(fd, "no-sync", 7) < 0 ? errno : 0;
+	close(fd);
+	snprintf(r->msg, sizeof(r->msg), "opened by nobody, written with CAP_SYS_NICE: %s",
+		 err ? strerror(err) : "accepted");
+	return err == EPERM ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* @child tries to write the top group's file (nobody's if @owns): refused. */
+static void refused_write(struct __test_metadata *_metadata, const char *top, bool owns,
+			  int (*child)(struct sw_child_result *r, void *arg))
 {
 	struct sw_child_result *r = sw_child_result_alloc();
 	char path[512];
@@ -335,7 +371,7 @@ static void nobody_writes(struct __test_metadata *_metadata, const char *top, bo
 	if (owns)
 		ASSERT_EQ(0, chown(path, SW_NOBODY, SW_NOBODY))
 			TH_LOG("chown %s: %s", path, strerror(errno));
-	code = sw_run_child(owns ? owner_write_child : nobody_write_child, path, r);
+	code = sw_run_child(child, path, r);
 	TH_LOG("%s", r->msg);
 	EXPECT_EQ(KSFT_PASS, code);
 	munmap(r, sizeof(*r));
@@ -344,12 +380,17 @@ static void nobody_writes(struct __test_metadata *_metadata, const char *top, bo
 
 TEST_F(group, owner_without_cap_sys_nice)
 {
-	nobody_writes(_metadata, self->top, true);
+	refused_write(_metadata, self->top, true, owner_write_child);
+}
+
+TEST_F(group, opened_without_cap_sys_nice)
+{
+	refused_write(_metadata, self->top, true, opener_write_child);
 }
 
 TEST_F(group, unprivileged_write)
 {
-	nobody_writes(_metadata, self->top, false);
+	refused_write(_metadata, self->top, false, nobody_write_child);
 }
 
 /* sync_wakeups first, then the verdicts and landings, each adding up to it. */
