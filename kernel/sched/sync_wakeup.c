@@ -431,6 +431,15 @@ static ssize_t cpu_sync_wakeup_write(struct kernfs_open_file *of, char *buf,
 	struct cgroup_subsys_state *css = of_css(of);
 	int policy = -1;
 
+	/*
+	 * The waker's group decides where its wakees run, whatever their
+	 * groups: a placement choice over other tasks, as sched_setaffinity()
+	 * of another user's task is, so not handed over with a delegated
+	 * subtree, whose files its owner creates. The opener's capability,
+	 * not the writer's: an open file must not borrow a privileged writer.
+	 */
+	if (!file_ns_capable(of->file, &init_user_ns, CAP_SYS_NICE))
+		return -EPERM;
 	/* kernfs ends @buf at @nbytes: a NUL before is a bad name. */
 	if (strlen(buf) != nbytes)
 		return -EINVAL;
@@ -440,15 +449,6 @@ static ssize_t cpu_sync_wakeup_write(struct kernfs_open_file *of, char *buf,
 		if (policy < 0)
 			return policy;
 	}
-
-	/*
-	 * The waker's group decides where its wakees run, whatever their
-	 * groups: a placement choice over other tasks, as sched_setaffinity()
-	 * of another user's task is, so not handed over with a delegated
-	 * subtree, whose files its owner creates.
-	 */
-	if (!capable(CAP_SYS_NICE))
-		return -EPERM;
 
 	guard(mutex)(&sync_wakeup_cgroup_mutex);
 	WRITE_ONCE(css_tg(css)->sync_wakeup, policy + 1);
@@ -472,8 +472,9 @@ static int cpu_sync_wakeup_effective_show(struct seq_file *sf, void *v)
  * descendants, removed ones included (sync_wakeup_release_group()), as
  * debugfs sched/sync_wakeup_stats names them; read without stopping the
  * counting, so a verdict and a landing of one wakeup may fall on either
- * side of the read, and a group removed during the read may be missed or
- * counted twice.
+ * side of the read, and a group removed during the read may be missed
+ * (it leaves its parent's children before its counts join the parent's),
+ * never counted twice.
  */
 static int cpu_sync_wakeup_stat_show(struct seq_file *sf, void *v)
 {
