@@ -39,6 +39,10 @@ check_settings() {
 	case "$ARMS" in
 	*" "*) die "ARMS=$ARMS: one arm, which both kernels run" ;;
 	esac
+	case "$SINCE" in
+	"" | [0-9][0-9][0-9][0-9]) ;;
+	*) die "SINCE=$SINCE: a patch's four-digit number, such as 0010" ;;
+	esac
 	if [ -n "$SINCE" ] && ! patch_names | grep -q "^$SINCE-"; then
 		die "SINCE=$SINCE names no patch of patches/$BASE/series: give a number such as $(patch_names | sed -n '2s/-.*//p')"
 	fi
@@ -49,27 +53,29 @@ base_name() {
 	if [ -n "$SINCE" ]; then echo "before-$SINCE"; else echo base; fi
 }
 
-# since_tree: build/linux's tree up to the patch before $SINCE, checked out
-# beside it (make tree made build/linux: its Nth commit is the Nth patch).
+# since_tree: the tree up to the patch before $SINCE, checked out beside
+# build/linux (make tree made it: its Nth commit is the Nth patch, whose
+# subject the patch's name spells).
 since_tree() {
-	local n dir="$BUILD/linux-before-$SINCE" rev
+	local n dir="$TREE-before-$SINCE" rev name
 	n=$(patch_names | grep -n "^$SINCE-" | cut -d: -f1)
-	if [ "$n" = 1 ]; then
-		rev=$(tree_git rev-parse base)
-	else
-		rev=$(tree_git rev-list --reverse base..HEAD | sed -n "$((n - 1))p")
+	name=$(patch_names | sed -n "${n}p")
+	name=${name%.patch}
+	rev=$(tree_git rev-list --reverse base..HEAD | sed -n "${n}p")
+	if [ -z "$rev" ] || [ "$(tree_git log -1 --format=%f "$rev")" != "${name#"$SINCE"-}" ]; then
+		die "$TREE's commit $n is not $name: make tree"
 	fi
-	[ -n "$rev" ] || die "build/linux has fewer than $((n - 1)) commits since base: make tree"
+	rev=$(tree_git rev-parse "$rev^") || die "no parent of $rev in $TREE"
 	if [ -d "$dir" ]; then
-		git -C "$dir" checkout -q --detach "$rev"
+		git -C "$dir" checkout -q --detach "$rev" || die "cannot check out $rev in $dir"
 	else
-		tree_git worktree add -q --detach "$dir" "$rev"
+		tree_git worktree add -q --detach "$dir" "$rev" || die "cannot add a worktree $dir"
 	fi
 	echo "$dir"
 }
 
 build() {
-	local k
+	local k src
 	if [ "$NOBUILD" = 1 ]; then
 		for k in "$(kernel_dir "$(base_name)")" "$(kernel_dir bench)"; do
 			[ -f "$k/$ARCH_IMAGE" ] ||
@@ -85,7 +91,8 @@ build() {
 	"$REPO/harness/prepare-tree.sh"
 	if [ -n "$SINCE" ]; then
 		log "building the series before patch $SINCE"
-		"$REPO/harness/build-kernel.sh" bench "$(since_tree)" "$(kernel_dir "$(base_name)")"
+		src=$(since_tree) || exit 1
+		"$REPO/harness/build-kernel.sh" bench "$src" "$(kernel_dir "$(base_name)")"
 	fi
 	"$REPO/harness/build-kernel.sh" bench
 }

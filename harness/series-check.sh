@@ -80,8 +80,10 @@ w1_config() {
 	bench) ;;
 	# 6.12's PROC_SYSCTL selects SYSCTL; 7.3 names the option SYSCTL.
 	no-SYSCTL) "$am/scripts/config" --file "$dir/.config" -e EXPERT -d PROC_SYSCTL -d SYSCTL ;;
-	# BLK_DEV_IO_TRACE selects DEBUG_FS.
+	# BLK_DEV_IO_TRACE selects DEBUG_FS; SCHED_AUTOGROUP, the group ones.
 	no-DEBUG_FS) "$am/scripts/config" --file "$dir/.config" -d BLK_DEV_IO_TRACE -d DEBUG_FS ;;
+	no-CGROUP_SCHED | no-FAIR_GROUP_SCHED)
+		"$am/scripts/config" --file "$dir/.config" -d SCHED_AUTOGROUP -d "$opt" ;;
 	*) "$am/scripts/config" --file "$dir/.config" -d "$opt" ;;
 	esac
 	# W=1 warnings are for reading, not for stopping the build: upstream's
@@ -202,7 +204,10 @@ command -v sparse >/dev/null || apt-get install -y -q sparse >/dev/null 2>&1 || 
 [ -n "$sparse" ] || log "sparse is not installable: W=1 only"
 # On x86 SCHED_SMT is "def_bool y if SMP": no-SMP is the build without it.
 # SCHED_DEBUG only where the base has it (6.12; 7.3 has none).
-for cfg in bench no-SMP no-SCHED_DEBUG no-SYSCTL no-SCHEDSTATS no-DEBUG_FS; do
+# The group stubs of the per-cgroup policy: without cpu cgroups, and with
+# them but without fair group scheduling.
+for cfg in bench no-SMP no-SCHED_DEBUG no-SYSCTL no-SCHEDSTATS no-DEBUG_FS no-CGROUP_SCHED \
+	no-FAIR_GROUP_SCHED; do
 	if [ "$cfg" = no-SCHED_DEBUG ] && ! grep -q '^config SCHED_DEBUG$' "$am/lib/Kconfig.debug"; then
 		continue
 	fi

@@ -59,6 +59,7 @@ new_out() {
 	mkdir -p "$BUILD/vm"
 	out=$name
 	until mkdir "$out" 2>/dev/null; do
+		[ -e "$out" ] || die "cannot make $out"
 		n=$((n + 1))
 		out=$name.$n
 	done
