@@ -72,14 +72,20 @@ void sync_wakeup_placed(struct task_struct *p, int dest_cpu, int *wake_flags)
 	st->counts.contexts[d->ctx]++;
 	raw_write_seqcount_end(&st->seq);
 #ifdef CONFIG_CGROUP_SCHED
-	/* In the waker's group, whichever policy decided (the root has none). */
+	/*
+	 * In the waker's group and its ancestors', whichever policy decided,
+	 * up to the root's child (the root and autogroups have no counters):
+	 * a group's stat is its own block, and a removed group's counts stay
+	 * in its ancestors'. Interrupts are off: current's group and its
+	 * ancestors, which each child pins, outlive this.
+	 */
 	if (d->ctx <= SYNC_CTX_SOFTIRQ_BH) {
-		struct sync_wakeup_group_counts __percpu *gc;
+		struct task_group *tg;
 
-		gc = task_group(current)->sync_wakeup_counts;
-		if (gc) {
-			this_cpu_ptr(gc)->verdicts[d->verdict]++;
-			this_cpu_ptr(gc)->landings[landing]++;
+		for (tg = task_group(current); tg->sync_wakeup_counts;
+		     tg = tg->parent) {
+			__this_cpu_inc(tg->sync_wakeup_counts->verdicts[d->verdict]);
+			__this_cpu_inc(tg->sync_wakeup_counts->landings[landing]);
 		}
 	}
 #endif
@@ -357,32 +363,6 @@ void sync_wakeup_free_group(struct task_group *tg)
 	free_percpu(tg->sync_wakeup_counts);
 }
 
-/*
- * A removed group's counts stay in its ancestors' cpu.sync_wakeup.stat:
- * added to its parent's on this CPU, with interrupts off, as a decision
- * counts there. Its children were released before it and added theirs.
- */
-void sync_wakeup_release_group(struct task_group *tg)
-{
-	struct sync_wakeup_group_counts *from, *to;
-	int cpu, i;
-
-	if (!tg->sync_wakeup_counts || !tg->parent ||
-	    !tg->parent->sync_wakeup_counts)
-		return;
-
-	local_irq_disable();
-	to = this_cpu_ptr(tg->parent->sync_wakeup_counts);
-	for_each_possible_cpu(cpu) {
-		from = per_cpu_ptr(tg->sync_wakeup_counts, cpu);
-		for (i = 0; i < NR_SYNC_VERDICTS; i++)
-			to->verdicts[i] += READ_ONCE(from->verdicts[i]);
-		for (i = 0; i < NR_SYNC_LANDINGS; i++)
-			to->landings[i] += READ_ONCE(from->landings[i]);
-	}
-	local_irq_enable();
-}
-
 /* Resolve @top's and its descendants' policies, top down. */
 static void sync_wakeup_resolve(struct cgroup_subsys_state *top)
 {
@@ -469,35 +449,27 @@ static int cpu_sync_wakeup_effective_show(struct seq_file *sf, void *v)
 
 /*
  * The sync wakeups decided for the wakers of the group and of its
- * descendants, removed ones included (sync_wakeup_release_group()), as
- * debugfs sched/sync_wakeup_stats names them; read without stopping the
- * counting, so a verdict and a landing of one wakeup may fall on either
- * side of the read, and a group removed during the read may be missed
- * (it leaves its parent's children before its counts join the parent's),
- * never counted twice.
+ * descendants, removed ones included (sync_wakeup_placed() counts each in
+ * every group up the hierarchy), as debugfs sched/sync_wakeup_stats names
+ * them; read without stopping the counting, so a verdict and a landing of
+ * one wakeup may fall on either side of the read.
  */
 static int cpu_sync_wakeup_stat_show(struct seq_file *sf, void *v)
 {
+	struct task_group *tg = css_tg(seq_css(sf));
 	struct sync_wakeup_group_counts sum = {};
-	struct cgroup_subsys_state *css;
 	unsigned long total = 0;
 	int cpu, i;
 
-	rcu_read_lock();
-	css_for_each_descendant_pre(css, seq_css(sf)) {
-		struct task_group *tg = css_tg(css);
+	for_each_possible_cpu(cpu) {
+		struct sync_wakeup_group_counts *c;
 
-		for_each_possible_cpu(cpu) {
-			struct sync_wakeup_group_counts *c;
-
-			c = per_cpu_ptr(tg->sync_wakeup_counts, cpu);
-			for (i = 0; i < NR_SYNC_VERDICTS; i++)
-				sum.verdicts[i] += READ_ONCE(c->verdicts[i]);
-			for (i = 0; i < NR_SYNC_LANDINGS; i++)
-				sum.landings[i] += READ_ONCE(c->landings[i]);
-		}
+		c = per_cpu_ptr(tg->sync_wakeup_counts, cpu);
+		for (i = 0; i < NR_SYNC_VERDICTS; i++)
+			sum.verdicts[i] += READ_ONCE(c->verdicts[i]);
+		for (i = 0; i < NR_SYNC_LANDINGS; i++)
+			sum.landings[i] += READ_ONCE(c->landings[i]);
 	}
-	rcu_read_unlock();
 
 	for (i = 0; i < NR_SYNC_VERDICTS; i++)
 		total += sum.verdicts[i];

@@ -174,12 +174,10 @@ static_assert(NR_SYNC_POLICIES < U8_MAX);
 int sync_wakeup_alloc_group(struct task_group *tg);
 void sync_wakeup_free_group(struct task_group *tg);
 void sync_wakeup_online_group(struct task_group *tg);
-void sync_wakeup_release_group(struct task_group *tg);
 #else
 static inline int sync_wakeup_alloc_group(struct task_group *tg) { return 0; }
 static inline void sync_wakeup_free_group(struct task_group *tg) { }
 static inline void sync_wakeup_online_group(struct task_group *tg) { }
-static inline void sync_wakeup_release_group(struct task_group *tg) { }
 #endif
 
 /*

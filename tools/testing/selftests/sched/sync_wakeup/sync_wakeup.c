@@ -1211,6 +1211,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		return;
 	}
 	out->verdicts[v]++;
+	if (ours)
+		out->our_verdicts[v]++;
 	for (ctx = 0; ctx < SW_NR_CONTEXTS && strcmp(cname, sw_ctx_names[ctx]); ctx++)
 		;
 	if (ctx == SW_NR_CONTEXTS) {

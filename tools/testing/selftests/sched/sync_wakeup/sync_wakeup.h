@@ -231,6 +231,7 @@ struct sw_trace {
 	long events;			/* sched_sync_wakeup events */
 	long verdicts[SW_NR_STATS];	/* of those, by verdict (SW_KEPT...) */
 	long ours;			/* of tasks named as this process */
+	long our_verdicts[SW_NR_STATS];	/* of those, by verdict */
 	int our_pids;			/* how many of those tasks, up to 8 */
 	long paired;			/* followed by their sched_wakeup */
 	long pending;			/* whose sched_wakeup came after the end */

@@ -475,9 +475,9 @@ static void expect_group_counts(struct __test_metadata *_metadata, const char *l
 }
 
 /*
- * Have the groups removed under @dir been released? The cpu controller's
- * part of a group is freed before the group, which stays dying (cgroup.stat)
- * until then: only then has it added its counts to its parent's.
+ * Have the groups removed under @dir been released? A group stays dying
+ * (cgroup.stat) until the cpu controller's part of it is released and
+ * freed: the parent's counts must come through that unchanged.
  */
 static bool released(const char *dir)
 {

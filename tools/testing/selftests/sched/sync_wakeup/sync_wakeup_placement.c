@@ -1072,8 +1072,8 @@ TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
 
 TEST_F_TIMEOUT(placement, honest_waker_keeps_pair, ARM_TIMEOUT)
 {
-	unsigned long reached;
-	const long *p;
+	const long *p, *v;
+	long reached;
 	cpu_set_t saved;
 	int cpu_a, cpu_b, err;
 	struct arm a;
@@ -1093,12 +1093,20 @@ TEST_F_TIMEOUT(placement, honest_waker_keeps_pair, ARM_TIMEOUT)
 	TH_LOG("honest-waker pair: %ld keeps and probes checked against the shared count",
 	       a.trace.probes_checked);
 	EXPECT_LT(0, a.trace.probes_checked);
-	reached = reached_rule(&a) - a.st.v[SW_HINT_ONLY];
+	/*
+	 * The pair's decisions only, from the trace: the counters also count
+	 * other tasks' (569 of 1172 decisions in one make check window on
+	 * 6.12's flat, whose wakees were not this test's, nearly all with the
+	 * hint dropped).
+	 */
+	v = a.trace.our_verdicts;
+	reached = a.trace.ours - v[SW_DECLINED_WAKE_WIDE] - v[SW_DECLINED_NOT_AFFINE] -
+		  v[SW_HINT_ONLY];
 	ASSERT_LT(0, reached) TH_LOG("no decision reached the rule on a full record");
 	expect_bound(_metadata, "honest-waker pair", "kept share of the rule's decisions",
-		     sw_ratio(a.st.v[SW_KEPT], reached), HONEST_KEPT_MIN, 1);
+		     sw_ratio(v[SW_KEPT], reached), HONEST_KEPT_MIN, 1);
 	expect_bound(_metadata, "honest-waker pair", "hint_dropped share of the rule's decisions",
-		     sw_ratio(a.st.v[SW_HINT_DROPPED], reached), 0, HONEST_DROPPED_MAX);
+		     sw_ratio(v[SW_HINT_DROPPED], reached), 0, HONEST_DROPPED_MAX);
 }
 
 /* A writer that wakes three readers in turn before it sleeps loses the hint. */
