@@ -2712,6 +2712,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 	out->handoffs[0] = shared->handoffs[0];
 	out->same_cpu[0] = shared->same_cpu[0];
 	out->child_err = shared->child_err;
+	out->child = pid;
 out_c2p:
 	if (parent >= 0)
 		close(parent);

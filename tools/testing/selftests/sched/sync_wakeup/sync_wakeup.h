@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -416,6 +417,7 @@ struct sw_pingpong {
 	long same_cpu[2];	/* of those, received on the sender's CPU */
 	double usec_per_round;
 	int child_err;
+	pid_t child;		/* the wakee of this process' wakeups */
 };
 
 /*
