@@ -1199,6 +1199,11 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 	out->events++;
 	out->landings[sw_trace_landing(tp, this_cpu, dest_cpu)]++;
 	ours = comm_len == tp->comm_len && !strncmp(comm, tp->comm, comm_len);
+	/* Whose decisions share the window, for the log ("task-pid" leads the line). */
+	if (!ours && !out->other[0])
+		snprintf(out->other, sizeof(out->other), "%.*s woke %.*s",
+			 (int)strcspn(line + strspn(line, " "), " "), line + strspn(line, " "),
+			 (int)comm_len, comm);
 	if (ours) {
 		out->ours++;
 		for (i = 0; i < out->our_pids && tp->pids[i] != pid; i++)
@@ -1968,6 +1973,9 @@ const char *sw_trace_str(const struct sw_trace *t, char *buf, size_t size)
 			 t->paired, t->pending, t->reciprocal, t->wrong, t->unwitnessed,
 			 t->prev_idle, t->stacked, t->unhinted_idle, t->unhinted_far, t->strayed,
 			 t->promises_witnessed);
+	off = strlen(buf);
+	if (t->other[0] && off < size)
+		snprintf(buf + off, size - off, " first other: %s", t->other);
 	return buf;
 }
 

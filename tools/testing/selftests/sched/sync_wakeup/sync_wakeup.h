@@ -246,6 +246,7 @@ struct sw_trace {
 	long events;			/* sched_sync_wakeup events */
 	long verdicts[SW_NR_STATS];	/* of those, by verdict (SW_KEPT...) */
 	long ours;			/* of tasks named as this process */
+	char other[64];			/* the first of another's: "waker-pid woke comm" */
 	long our_verdicts[SW_NR_STATS];	/* of those, by verdict */
 	int our_pids;			/* how many of those tasks, up to 8 */
 	long paired;			/* followed by their sched_wakeup */
