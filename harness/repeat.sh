@@ -41,8 +41,7 @@ build_for_guests
 # A run's TAP in a file of its own in the guest's result directory
 # ($RESULTS, vm/guest-init.sh): one plan per file for the summary. Through
 # one writer a line at a time, as vm/guest-init.sh does for output.log:
-# kselftest's runner appends the programs' output through a handle of its
-# own, and a byte at a time.
+# each write over 9p is a round trip.
 for topo in $TOPOS; do
 	cmd="i=1; while [ \$i -le $REPEATS ]; do"
 	cmd+=" { SW_JUDGE_SHARES=1 sh $(sq "$REPO/vm/guest-check.sh") $topo $(sq "$(kselftest_dir)") $tests;"

@@ -263,6 +263,8 @@ if [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$ACCEL" = auto ] && [ "$accel" = kvm
 fi
 
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	# A selftest still running has its output in the guest's tmpfs
+	# (vm/guest-check.sh): the console is what is left of it.
 	echo "vm: the guest did not finish within ${TIMEOUT} s (TIMEOUT=); console: $out/console.log" >&2
 	tail -20 "$out/console.log" >&2 || true
 	exit 1
