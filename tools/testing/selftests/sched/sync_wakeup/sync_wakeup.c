@@ -2564,34 +2564,90 @@ int sw_wait_asleep(int fd, bool spin)
 	}
 }
 
+/* This thread's voluntary context switches so far: its nvcsw. */
+long sw_nvcsw(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return -errno;
+	return ru.ru_nvcsw;
+}
+
+/*
+ * Wait until the task whose /proc/<pid>/status is open on @fd has switched
+ * out blocked more than @nvcsw times (its voluntary_ctxt_switches, the
+ * nvcsw the promise rule reads), polling every SW_ASLEEP_POLL_US: 0 or
+ * -errno. Exact where state S is not: pipe_read() sets state S before its
+ * last look at the pipe, so an answer written then finds the task still
+ * on its CPU, and it reads on without having slept.
+ */
+int sw_wait_blocked(int fd, long nvcsw)
+{
+	char buf[4096], *s;
+	ssize_t n;
+
+	if (nvcsw < 0)
+		return nvcsw;
+	for (;;) {
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n < 0)
+			return -errno;
+		buf[n] = '\0';
+		/* Dead: the partner's own error says why. */
+		s = strstr(buf, "\nState:\t");
+		if (!s)
+			return -EPROTO;
+		if (s[8] == 'Z' || s[8] == 'X')
+			return -ESRCH;
+		s = strstr(buf, "\nvoluntary_ctxt_switches:\t");
+		if (!s)
+			return -EPROTO;
+		if (strtol(s + 26, NULL, 10) > nvcsw)
+			return 0;
+		usleep(SW_ASLEEP_POLL_US);
+	}
+}
+
 /*
  * Ping-pong between this process and a child over two pipes: every
  * pipe_write() wakes a reader sleeping on the other end with WF_SYNC, and
  * each side wakes the task that last woke it, so the wakeups are reciprocal.
  *
- * A message is the sender's CPU, taken just before write(); the receiver
- * compares it with its own CPU right after read() returns. @warmup round
- * trips run first and are not counted; then @rounds round trips are, and
- * if @st is set it gets what the counters counted over them, read before
- * the child exits. With SW_PP_ANSWER_ASLEEP in @flags the
- * child answers only once this process shows state S: under TCG the
- * child's vCPU can otherwise run and answer before the waker's vCPU reaches
- * its read(), and the waker never sleeps. State S is set in pipe_read()
- * before it checks the pipe again and calls schedule(), so an answer can
- * still come before the block; then the waker decides again awake. With
- * SW_PP_BOTH_ASLEEP, this process also writes only once the child shows
- * state S, so each side's promise is followed by its block. With
+ * A message is the sender's CPU and nvcsw, taken just before write(); the
+ * receiver compares the CPU with its own right after read() returns.
+ * @warmup round trips run first and are not counted; then @rounds round
+ * trips are, and if @st is set it gets what the counters counted over
+ * them, read before the child exits. With SW_PP_ANSWER_ASLEEP in @flags
+ * the child answers only once this process has blocked since its write
+ * (sw_wait_blocked()): under TCG the child's vCPU can otherwise run and
+ * answer before the waker's vCPU reaches its read(), and the waker never
+ * sleeps. With SW_PP_BOTH_ASLEEP, this process also writes only once the
+ * child has blocked, so each side's promise is followed by its block. With
  * SW_PP_APART_ASLEEP it waits for the child only when the child's message
  * came from another CPU: a promise the child made apart is followed by its
  * block whatever the vCPUs' turns, one made beside this process is
  * answered at once, as a plain pipe pair answers.
  * Returns 0 or -errno.
  */
+struct sw_pp_msg {
+	int cpu;
+	long nvcsw;
+};
+
+static int sw_pp_send(int fd)
+{
+	struct sw_pp_msg msg = { .cpu = sched_getcpu(), .nvcsw = sw_nvcsw() };
+
+	return sw_write_full(fd, &msg, sizeof(msg));
+}
+
 int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 		    struct sw_stats *st, struct sw_pingpong *out)
 {
 	int p2c[2], c2p[2], err = 0, status, parent = -1, child = -1;
 	struct sw_pingpong *shared;
+	struct sw_pp_msg msg;
 	bool apart = false;
 	struct sw_stats start;
 	double t0 = 0;
@@ -2613,7 +2669,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 		goto out_p2c;
 	}
 	if (flags & (SW_PP_ANSWER_ASLEEP | SW_PP_BOTH_ASLEEP)) {
-		parent = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+		parent = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 		if (parent < 0) {
 			err = -errno;
 			goto out_c2p;
@@ -2628,7 +2684,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 		goto out_c2p;
 	}
 	if (pid == 0) {
-		int msg, cpu;
+		int cpu;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(p2c[1]);
@@ -2640,15 +2696,14 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 			cpu = sched_getcpu();
 			if (i >= warmup) {
 				shared->handoffs[0]++;
-				shared->same_cpu[0] += cpu == msg;
+				shared->same_cpu[0] += cpu == msg.cpu;
 			}
 			if (parent >= 0) {
-				shared->child_err = sw_wait_asleep(parent, false);
+				shared->child_err = sw_wait_blocked(parent, msg.nvcsw);
 				if (shared->child_err)
 					_exit(1);
 			}
-			msg = sched_getcpu();
-			shared->child_err = sw_write_full(c2p[1], &msg, sizeof(msg));
+			shared->child_err = sw_pp_send(c2p[1]);
 			if (shared->child_err)
 				_exit(1);
 		}
@@ -2662,13 +2717,15 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 	if (flags & (SW_PP_BOTH_ASLEEP | SW_PP_APART_ASLEEP)) {
 		char path[64];
 
-		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		snprintf(path, sizeof(path), "/proc/%d/status", pid);
 		child = open(path, O_RDONLY | O_CLOEXEC);
 		if (child < 0)
 			err = -errno;
 	}
+	/* A child forked with nvcsw 0 has blocked once it waits to read. */
+	msg.nvcsw = 0;
 	for (i = 0; !err && i < warmup + rounds; i++) {
-		int msg, cpu;
+		int cpu;
 
 		if (i == warmup) {
 			if (st) {
@@ -2679,22 +2736,21 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 			t0 = sw_now_us();
 		}
 		if (child >= 0 && ((flags & SW_PP_BOTH_ASLEEP) || apart)) {
-			err = sw_wait_asleep(child, false);
+			err = sw_wait_blocked(child, msg.nvcsw);
 			if (err)
 				break;
 		}
-		msg = sched_getcpu();
-		err = sw_write_full(p2c[1], &msg, sizeof(msg));
+		err = sw_pp_send(p2c[1]);
 		if (err)
 			break;
 		err = sw_read_full(c2p[0], &msg, sizeof(msg));
 		if (err)
 			break;
 		cpu = sched_getcpu();
-		apart = cpu != msg;
+		apart = cpu != msg.cpu;
 		if (i >= warmup) {
 			out->handoffs[1]++;
-			out->same_cpu[1] += cpu == msg;
+			out->same_cpu[1] += cpu == msg.cpu;
 		}
 	}
 	if (!err && rounds)
@@ -2744,19 +2800,21 @@ enum { SW_WAKEE_OK, SW_WAKEE_TURN, SW_WAKEE_ASLEEP, SW_WAKEE_PIPE, SW_WAKEE_NR }
 static const char * const sw_wakee_errors[SW_WAKEE_NR] = {
 	[SW_WAKEE_OK]		= "exited 0",
 	[SW_WAKEE_TURN]		= "failed to set itself up",
-	[SW_WAKEE_ASLEEP]	= "could not read the waker's state",
+	[SW_WAKEE_ASLEEP]	= "could not read the waker's context switches",
 	[SW_WAKEE_PIPE]		= "a pipe read or write failed",
 };
 
+/* The waker's message is its nvcsw before the write; the answer a byte. */
 static void sw_pair_wakee(const struct sw_pair *pair, int in, int out, int waker)
 {
-	char c;
+	long nvcsw;
 	ssize_t n;
+	char c = 'x';
 
 	if (pair->turn && pair->turn(pair->arg, true))
 		_exit(SW_WAKEE_TURN);
-	while ((n = read(in, &c, 1)) == 1) {
-		if (waker >= 0 && sw_wait_asleep(waker, false))
+	while ((n = read(in, &nvcsw, sizeof(nvcsw))) == sizeof(nvcsw)) {
+		if (waker >= 0 && sw_wait_blocked(waker, nvcsw))
 			_exit(SW_WAKEE_ASLEEP);
 		if (pair->turn && pair->turn(pair->arg, false))
 			_exit(SW_WAKEE_TURN);
@@ -2781,13 +2839,13 @@ int sw_pair_run(const struct sw_pair *pair, int a, int b, long rounds, const cha
 	pid_t wakee = -1;
 	cpu_set_t saved;
 	char c = 'x';
-	long i;
+	long i, nvcsw;
 
 	*why = NULL;
 	if (sched_getaffinity(0, sizeof(saved), &saved))
 		return -errno;
 	if (pair->answer_asleep) {
-		waker = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+		waker = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 		if (waker < 0)
 			return -errno;
 	}
@@ -2818,9 +2876,12 @@ int sw_pair_run(const struct sw_pair *pair, int a, int b, long rounds, const cha
 	p2c[0] = -1;
 	c2p[1] = -1;
 	err = sw_pin(0, a, b);
-	for (i = 0; i < rounds && !err; i++)
-		if (write(p2c[1], &c, 1) != 1 || read(c2p[0], &c, 1) != 1)
+	for (i = 0; i < rounds && !err; i++) {
+		nvcsw = sw_nvcsw();
+		if (write(p2c[1], &nvcsw, sizeof(nvcsw)) != sizeof(nvcsw) ||
+		    read(c2p[0], &c, 1) != 1)
 			err = -EIO;
+	}
 out:
 	/* The wakee reads EOF and exits. */
 	for (i = 0; i < 2; i++) {

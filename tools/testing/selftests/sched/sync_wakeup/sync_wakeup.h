@@ -36,6 +36,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
@@ -422,7 +423,7 @@ struct sw_pingpong {
 };
 
 /*
- * The child answers once the parent shows state S, polled every 1 ms: a
+ * The child answers once the parent has blocked, polled every 1 ms: a
  * shorter poll (20 us) made its timer interrupt the parent's vCPU under
  * TCG, which broke a third of the promises (llc2, 2026-11).
  */
@@ -433,6 +434,8 @@ struct sw_pingpong {
 #define SW_ASLEEP_POLL_US	1000
 
 int sw_wait_asleep(int fd, bool spin);
+long sw_nvcsw(void);
+int sw_wait_blocked(int fd, long nvcsw);
 long sw_pp_handoffs(const struct sw_pingpong *pp);
 double sw_pp_share(const struct sw_pingpong *pp);
 int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
@@ -442,7 +445,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
  * A pipe pair whose wakee sets itself up: sw_pair_run() calls @turn in the
  * wakee before its first read (@first) and before each answer; a @turn that
  * fails returns nonzero. With @answer_asleep the wakee answers only once
- * the waker shows state S (sw_wait_asleep(), polling).
+ * the waker has blocked since its write (sw_wait_blocked(), polling).
  */
 struct sw_pair {
 	int (*turn)(void *arg, bool first);

@@ -296,7 +296,7 @@ static void expect_big_wakee(struct __test_metadata *_metadata, const char *wake
 	static const char * const policies[] = { "reciprocal-only", "honest-waker" };
 	unsigned int clamp = cl->clamp;
 	/*
-	 * The wakee answers only once this process shows state S: under TCG
+	 * The wakee answers only once this process has blocked: under TCG
 	 * it could otherwise answer before the waker's vCPU reaches read(), a
 	 * broken promise, and honest-waker would drop the hint of a dishonest
 	 * waker before the capacity step.
