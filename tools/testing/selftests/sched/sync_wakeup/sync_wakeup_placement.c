@@ -1073,12 +1073,15 @@ TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
  * So of the decisions that reached the rule, at least HONEST_KEPT_MIN are
  * kept and at most HONEST_DROPPED_MAX drop the hint. Pinned to two CPUs,
  * as the bench's pipe-cpu01. Each side answers a partner on another CPU
- * only once the partner sleeps (SW_PP_ANSWER_ASLEEP, SW_PP_APART_ASLEEP):
- * under TCG one vCPU can otherwise answer before the other reaches its
- * read(), so that a promise judged apart breaks by the vCPUs' turns, not
- * the placement: with the child alone waiting, 93-363 of 135-437 promises
- * judged apart broke on 6.12's flat while three guests ran (make repeat,
- * 2026-12-06; the record dipped, hint_dropped 0.07), 2-3 of 25 on 7.3.
+ * only once the partner has blocked (SW_PP_ANSWER_ASLEEP,
+ * SW_PP_APART_ASLEEP): under TCG one vCPU can otherwise answer before the
+ * other reaches its read(), so that a promise judged apart breaks by the
+ * vCPUs' turns, not the placement: with the child alone waiting, 93-363 of
+ * 135-437 promises judged apart broke on 6.12's flat while three guests
+ * ran (make repeat, 2026-12-06; the record dipped, hint_dropped 0.07).
+ * Waiting for state S instead of the block, 19-23 of the child's broke
+ * awake on arm64's cls2 (make check, 2026-12-07), and its record went
+ * dishonest (hint_dropped 0.07); waiting for the block, 2.
  * The bench kernel's plain pipe pair keeps 99% of its promises apart
  * (results/reference/7.3). This process answers a child beside it at
  * once, as a plain pipe pair does: the promise the placement breaks.
