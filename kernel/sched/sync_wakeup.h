@@ -84,7 +84,11 @@ enum sync_promise_cause {
 
 /* A task keeps the outcomes of its last SYNC_PROMISE_HISTORY promises. */
 #define SYNC_PROMISE_HISTORY	8
-/* honest-waker: a waker that kept at least half of them is honest. */
+/*
+ * honest-waker: a waker that kept at least half of them is honest; one that
+ * broke more is dishonest; a new one, whose record says neither yet, is on
+ * probation (sync_promise_honest(), sync_promise_dishonest()).
+ */
 #define SYNC_PROMISE_HONEST	4
 /*
  * honest-waker: after this many shared promises (not judged) since its
@@ -298,6 +302,22 @@ static inline void sync_promise_end(struct task_struct *w,
 		schedstat_inc(w->stats.nr_sync_promises_broken);
 	}
 	sync_promise_trace(w, cause, ran, limit);
+}
+
+/* @w kept at least SYNC_PROMISE_HONEST of its last promises. */
+static inline bool sync_promise_honest(struct task_struct *w)
+{
+	return hweight8(w->sync_promise_history) >= SYNC_PROMISE_HONEST;
+}
+
+/*
+ * @w broke too many of its last promises to have kept SYNC_PROMISE_HONEST
+ * of SYNC_PROMISE_HISTORY, whatever the rest of a record not yet full.
+ */
+static inline bool sync_promise_dishonest(struct task_struct *w)
+{
+	return hweight8(w->sync_promise_history) +
+	       SYNC_PROMISE_HISTORY - SYNC_PROMISE_HONEST < w->sync_promise_count;
 }
 
 /*

@@ -278,8 +278,9 @@ unsigned long sw_stats_contexts(const struct sw_stats *st)
  * R: the wakee does not fit an asymmetric capacity; else kept.
  * reciprocal-strict judges a reciprocal wakeup as reciprocal-only does and
  * drops the hint of any other. honest-waker: an honest waker's wakeup takes
- * the steps of waker-if-alone and the capacity step, a dishonest waker's
- * loses the hint, one with too short a record is hint-only.
+ * the steps of waker-if-alone and the capacity step, one on probation
+ * (sw_record_honest()) the reciprocity step too, a dishonest waker's loses
+ * the hint; a wakeup with no waker to judge is hint-only.
  */
 #define SW_WAKER_IF_ALONE_VERDICTS					\
 	(SW_STAT_BIT(SW_KEPT) | SW_STAT_BIT(SW_DECLINED_WAKE_WIDE) |	\
@@ -295,8 +296,8 @@ static const unsigned int sw_verdicts_of[SW_NR_POLICIES] = {
 	SW_STAT_BIT(SW_HINT_DROPPED),					/* no-sync */
 	SW_RECIPROCAL_ONLY_VERDICTS | SW_STAT_BIT(SW_HINT_DROPPED),	/* reciprocal-strict */
 	SW_WAKER_IF_ALONE_VERDICTS | SW_STAT_BIT(SW_DECLINED_CAPACITY) |
-	SW_STAT_BIT(SW_HINT_DROPPED) | SW_STAT_BIT(SW_HINT_ONLY) |
-	SW_STAT_BIT(SW_PROBE),						/* honest-waker */
+	SW_STAT_BIT(SW_DECLINED_NOT_RECIPROCAL) | SW_STAT_BIT(SW_HINT_DROPPED) |
+	SW_STAT_BIT(SW_HINT_ONLY) | SW_STAT_BIT(SW_PROBE),		/* honest-waker */
 };
 
 /* SW_STAT_BIT() of each verdict @policy can give; 0 if it is no policy. */
@@ -1050,17 +1051,13 @@ static const char * const sw_ctx_names[SW_NR_CONTEXTS] = {
 
 /*
  * The policy honest-waker applies to a waker from task context whose
- * record is @record (history | count << 8), as in sync_wakeup_policy_for().
+ * record is @record (history | count << 8), as in sync_wakeup_policy_for():
+ * no-sync once it broke too many promises to have kept SW_PROMISE_HONEST
+ * of SW_PROMISE_HISTORY.
  */
 static const char *sw_honest_waker_rule(int record)
 {
-	int history = record & 0xff, count = record >> 8;
-
-	if (count < SW_PROMISE_HISTORY)
-		return "hint-only";
-	if (__builtin_popcount(history) < SW_PROMISE_HONEST)
-		return "no-sync";
-	return "honest-waker";
+	return sw_record_dishonest(record) ? "no-sync" : "honest-waker";
 }
 
 /* May an event name @applied while @set is the policy? */
@@ -1166,7 +1163,11 @@ static int sw_trace_comm_index(const char *line)
  *   current by p, which sched_waking shows (not every sched_waking sets
  *   last_wakee, so the converse is not checked);
  *   under honest-waker, a decision of this process follows the rule on the
- *   record its last sched_sync_promise event gave (none yet: unchecked).
+ *   record its last sched_sync_promise event gave (none yet: unchecked):
+ *   no-sync on a dishonest record, never declined_not_reciprocal on an
+ *   honest one, and on probation the wakee of a verdict after the
+ *   reciprocity step (kept, probe, waker busy, capacity) woke this
+ *   process earlier, as a wakee reciprocal-only kept.
  */
 static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 			      const char *comm, size_t comm_len, const char *f)
@@ -1178,7 +1179,7 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 	const char *set = tp->policy;
 	pid_t waker = 0, promiser;
 	struct sw_probing *st;
-	bool ours;
+	bool ours, bet = false;
 	char policy[32], verdict[32], cname[16];
 	const char *rule;
 
@@ -1303,10 +1304,19 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 					       "judged %s on a record of %d kept of %d (0x%02x), not %s",
 					       policy, __builtin_popcount(record & 0xff),
 					       record >> 8, record & 0xff, rule);
+			else if (v == SW_DECLINED_NOT_RECIPROCAL && sw_record_honest(record))
+				sw_trace_wrong(tp, line,
+					       "declined as not reciprocal on an honest record 0x%02x of %d",
+					       record & 0xff, record >> 8);
+			else if (!strcmp(rule, "honest-waker") && !sw_record_honest(record))
+				bet = true;
 		}
 	}
 
-	if (ours && v == SW_KEPT && !strcmp(policy, "reciprocal-only"))
+	/* On probation, a verdict after the reciprocity step passed it. */
+	if (ours && ((bet && (v == SW_KEPT || v == SW_PROBE || v == SW_DECLINED_WAKER_BUSY ||
+			      v == SW_DECLINED_CAPACITY)) ||
+		     (v == SW_KEPT && !strcmp(policy, "reciprocal-only"))))
 		waker = sw_trace_waker(tp, line);
 	/* The waker's group's policy, where a test named the waker. */
 	group = ctx <= SW_CTX_SOFTIRQ_BH ? sw_trace_comm_index(line) : -1;
@@ -1330,7 +1340,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		sw_trace_wrong(tp, line, "two decisions, no sched_wakeup between; first: %s",
 			       tp->seen[pid] ? tp->seen[pid] : "?");
 	else if (waker > 0 && !sw_trace_woke(tp, pid, waker))
-		sw_trace_wrong(tp, line, "kept as reciprocal, but %d never woke %d", pid, waker);
+		sw_trace_wrong(tp, line, "%s as reciprocal, but %d never woke %d", verdict, pid,
+			       waker);
 	else if (waker > 0)
 		out->reciprocal++;
 	tp->pending[pid] = 1 + dest_cpu;

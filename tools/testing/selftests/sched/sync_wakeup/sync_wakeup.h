@@ -181,6 +181,20 @@ const char *sw_stats_str(const struct sw_stats *st, char *buf, size_t size);
  */
 #define SW_PROMISE_HISTORY	8
 #define SW_PROMISE_HONEST	4
+
+/* A record (history | count << 8, -1 unknown) that shows its waker honest. */
+static inline bool sw_record_honest(int record)
+{
+	return record >= 0 && __builtin_popcount(record & 0xff) >= SW_PROMISE_HONEST;
+}
+
+/* One that shows it dishonest: too many broken to keep SW_PROMISE_HONEST. */
+static inline bool sw_record_dishonest(int record)
+{
+	return record >= 0 && (record >> 8) - __builtin_popcount(record & 0xff) >
+			      SW_PROMISE_HISTORY - SW_PROMISE_HONEST;
+}
+
 /*
  * After this many promises left unjudged ("shared") since its last kept
  * probe, each wakeup an honest waker would keep is a probe instead.

@@ -13,7 +13,7 @@
  *    its own softirq (ctx=softirq_bh), judged on its record, and kept ones
  *    land on the sender's CPU;
  *  - a loopback UDP sender that never sleeps breaks every promise, so once
- *    its record is full it loses every hint;
+ *    its record shows it dishonest it loses every hint;
  *  - a forked waker starts with an empty record, and the promise pending
  *    when it exits is never judged;
  *  - turning the feature off and on starts every record afresh; writing it
@@ -108,15 +108,24 @@ static void tally(const struct sw_trace *t, long from, long to, struct own_tally
 	}
 }
 
-/* The first of the waker's decisions from a task or its own softirq that is not hint_only. */
-static long record_full_at(const struct sw_trace *t)
+/*
+ * The first of the waker's decisions from a task or its own softirq on a
+ * record that @full: holds SW_PROMISE_HISTORY promises; !@full: decides
+ * (honest or dishonest).
+ */
+static long record_at(const struct sw_trace *t, bool full)
 {
+	int record;
 	long i;
 
-	for (i = 0; i < t->own && i < SW_TRACE_OWN_MAX; i++)
-		if (t->own_seq[i].ctx <= SW_CTX_SOFTIRQ_BH &&
-		    t->own_seq[i].verdict != SW_HINT_ONLY)
+	for (i = 0; i < t->own && i < SW_TRACE_OWN_MAX; i++) {
+		record = t->own_seq[i].record;
+		if (t->own_seq[i].ctx > SW_CTX_SOFTIRQ_BH || record < 0)
+			continue;
+		if (full ? record >> 8 == SW_PROMISE_HISTORY :
+			   sw_record_honest(record) || sw_record_dishonest(record))
 			break;
+	}
 	return i;
 }
 
@@ -132,8 +141,8 @@ static void log_trace(struct __test_metadata *_metadata, const char *label,
 	char buf[512];
 
 	TH_LOG("%s: trace %s", label, sw_trace_str(t, buf, sizeof(buf)));
-	TH_LOG("%s: %ld decisions of the waker, its record full at %ld", label, t->own,
-	       record_full_at(t));
+	TH_LOG("%s: %ld decisions of the waker, its record full at %ld, deciding at %ld", label,
+	       t->own, record_at(t, true), record_at(t, false));
 	TH_LOG("%s: since: task %ld, softirq_bh %ld, softirq %ld, hardirq %ld", label,
 	       c->ctx[SW_CTX_TASK], c->ctx[SW_CTX_SOFTIRQ_BH], c->ctx[SW_CTX_SOFTIRQ],
 	       c->ctx[SW_CTX_HARDIRQ]);
@@ -145,14 +154,16 @@ static void log_trace(struct __test_metadata *_metadata, const char *label,
 }
 
 /*
- * Run pipe ping-pongs of PIPE_ROUNDS with the feature on until @want of
- * this process' promises were judged meanwhile (/proc/self/sched), at
- * most PIPE_RUNS of them: a wakeup of a wakee still queued is not decided,
- * so how many round trips that takes depends on the timing. How many were
- * judged goes to *@judged. Returns 0 or -errno, and asserts nothing, so
- * that a caller tracing meanwhile stops the trace first.
+ * Run pipe ping-pongs of PIPE_ROUNDS (@flags: SW_PP_*) with the feature on
+ * until @want of this process' promises were judged meanwhile
+ * (/proc/self/sched), at most PIPE_RUNS of them: a wakeup of a wakee still
+ * queued is not decided, so how many round trips that takes depends on
+ * the timing. How many were judged goes to *@judged. Returns 0 or -errno,
+ * and asserts nothing, so that a caller tracing meanwhile stops the trace
+ * first. Under hint-only every promise is judged; honest-waker keeps a
+ * pipe pair on its CPU and leaves those promises unjudged (shared).
  */
-static int pipe_promises(long want, long *judged)
+static int pipe_promises(long want, unsigned int flags, long *judged)
 {
 	struct sw_task_promises before, after;
 	struct sw_pingpong pp;
@@ -161,7 +172,7 @@ static int pipe_promises(long want, long *judged)
 	*judged = 0;
 	err = sw_task_promises(0, &before);
 	for (i = 0; !err && i < PIPE_RUNS && *judged < want; i++) {
-		err = sw_pingpong_run(0, PIPE_ROUNDS, 0, NULL, &pp);
+		err = sw_pingpong_run(0, PIPE_ROUNDS, flags, NULL, &pp);
 		if (!err)
 			err = sw_task_promises(0, &after);
 		if (!err)
@@ -172,16 +183,16 @@ static int pipe_promises(long want, long *judged)
 
 /*
  * A loopback TCP pair: the client's sends run NET_RX in its own softirq,
- * where it wakes the server; once its record is full those decisions are
- * judged on it (sw_trace_stop() replays each), none is hint_only, and some
- * are kept, each on the client's CPU (sw_trace_stop() follows the wakee).
+ * where it wakes the server; those decisions are judged on its record
+ * (sw_trace_stop() replays each, the reciprocal bet on probation too), none
+ * is hint_only, which is for a wakeup with no waker to judge, and some are
+ * kept, each on the client's CPU (sw_trace_stop() follows the wakee).
  */
 TEST_F_TIMEOUT(promise, tcp_loopback_judged, PROMISE_TIMEOUT)
 {
 	struct own_tally c;
 	struct sw_trace t;
 	struct sw_net net;
-	long full;
 	int err, terr;
 
 	err = sw_asym_capacity();
@@ -195,21 +206,18 @@ TEST_F_TIMEOUT(promise, tcp_loopback_judged, PROMISE_TIMEOUT)
 	ASSERT_EQ(0, err) TH_LOG("TCP ping-pong: %s", strerror(-err));
 	ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
 	EXPECT_EQ(NET_ROUNDS, net.answered);
-	full = record_full_at(&t);
-	tally(&t, full, t.own, &c);
+	tally(&t, 0, t.own, &c);
 	log_trace(_metadata, "tcp", &t, &c);
-	TH_LOG("tcp: in its own softirq on a full record: kept %ld, hint_dropped %ld",
+	TH_LOG("tcp: in its own softirq: kept %ld, hint_dropped %ld",
 	       c.bh_v[SW_KEPT], c.bh_v[SW_HINT_DROPPED]);
 	TH_LOG("tcp: ... waker busy %ld, wide %ld, not affine %ld",
 	       c.bh_v[SW_DECLINED_WAKER_BUSY], c.bh_v[SW_DECLINED_WAKE_WIDE],
 	       c.bh_v[SW_DECLINED_NOT_AFFINE]);
 
-	EXPECT_LE(SW_PROMISE_HISTORY, full)
-		TH_LOG("judged before %d promises were on record", SW_PROMISE_HISTORY);
 	ASSERT_LT(0, c.ctx[SW_CTX_SOFTIRQ_BH])
-		TH_LOG("no decision in the client's own softirq once its record filled");
+		TH_LOG("no decision in the client's own softirq");
 	EXPECT_EQ(0, c.bh_v[SW_HINT_ONLY])
-		TH_LOG("hint_only in the client's own softirq on a full record");
+		TH_LOG("hint_only in the client's own softirq");
 	EXPECT_LT(0, c.bh_v[SW_KEPT])
 		TH_LOG("no wakeup from the client's own softirq kept on its CPU");
 }
@@ -217,14 +225,16 @@ TEST_F_TIMEOUT(promise, tcp_loopback_judged, PROMISE_TIMEOUT)
 /*
  * A loopback UDP sender that never sleeps: each of its decisions finds it
  * awake since the one before, so every promise is broken ("awake") and,
- * once its record is full, every decision drops the hint.
+ * once its record shows it dishonest (after SW_PROMISE_HISTORY -
+ * SW_PROMISE_HONEST + 1 broken ones: its receiver never wakes it, so the
+ * reciprocal bet places no wakee on its CPU), every decision drops the hint.
  */
 TEST_F_TIMEOUT(promise, udp_sender_dishonest, PROMISE_TIMEOUT)
 {
 	struct own_tally c;
 	struct sw_trace t;
 	struct sw_net net;
-	long full;
+	long decided;
 	int err, terr;
 
 	ASSERT_EQ(0, sw_feature_set(true));
@@ -234,17 +244,18 @@ TEST_F_TIMEOUT(promise, udp_sender_dishonest, PROMISE_TIMEOUT)
 	ASSERT_EQ(0, err) TH_LOG("UDP stream: %s", strerror(-err));
 	ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
 	EXPECT_EQ(UDP_MESSAGES, net.sent);
-	full = record_full_at(&t);
-	tally(&t, full, t.own, &c);
+	decided = record_at(&t, false);
+	tally(&t, decided, t.own, &c);
 	log_trace(_metadata, "udp", &t, &c);
 
-	EXPECT_LE(SW_PROMISE_HISTORY, full)
-		TH_LOG("judged before %d promises were on record", SW_PROMISE_HISTORY);
-	ASSERT_LT(0, c.n) TH_LOG("the sender's record never filled");
+	EXPECT_LE(SW_PROMISE_HISTORY - SW_PROMISE_HONEST + 1, decided)
+		TH_LOG("judged before %d promises were on record",
+		       SW_PROMISE_HISTORY - SW_PROMISE_HONEST + 1);
+	ASSERT_LT(0, c.n) TH_LOG("the sender's record never decided");
 	EXPECT_LT(0, c.ctx[SW_CTX_SOFTIRQ_BH])
 		TH_LOG("no decision in the sender's own softirq");
 	EXPECT_EQ(c.n, c.v[SW_HINT_DROPPED])
-		TH_LOG("%ld of %ld decisions on a full record dropped the hint",
+		TH_LOG("%ld of %ld decisions on a record that decides dropped the hint",
 		       c.v[SW_HINT_DROPPED], c.n);
 	EXPECT_LT(0, promises_judged(&t));
 	EXPECT_EQ(promises_judged(&t), t.own_promises[SW_PROMISE_AWAKE])
@@ -254,7 +265,9 @@ TEST_F_TIMEOUT(promise, udp_sender_dishonest, PROMISE_TIMEOUT)
 /*
  * A waker honest-waker trusts turns into a streamer: a pipe pair in which
  * each side writes only once the other sleeps fills this process' record
- * with kept promises; then it sends UDP_MESSAGES datagrams, each once the
+ * with kept promises (under hint-only, which judges every promise: kept on
+ * honest-waker's bet, the pair's would be left unjudged, shared), runs on
+ * under honest-waker, and then this process sends UDP_MESSAGES datagrams, each once the
  * receiver sleeps, and should not block. Each promise it makes from then on is
  * shared (its wakee was kept on its CPU) or judged: at most
  * SW_PROMISE_PROBE_AFTER shared ones come before its keeps turn into
@@ -271,10 +284,15 @@ TEST_F_TIMEOUT(promise, honest_waker_streamer_bounded, PROMISE_TIMEOUT)
 	struct own_tally c;
 	struct sw_trace t;
 	struct sw_net net;
-	long start, from, first, other, n, i;
+	long start, from, first, other, n, i, judged;
 	int err, terr, record, v;
 
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
 	ASSERT_EQ(0, sw_feature_set(true));
+	err = pipe_promises(SW_PROMISE_HISTORY, SW_PP_BOTH_ASLEEP, &judged);
+	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
+	ASSERT_LE(SW_PROMISE_HISTORY, judged) TH_LOG("the record is not full");
+	ASSERT_EQ(0, sw_policy_set("honest-waker"));
 	ASSERT_EQ(0, sw_trace_start());
 	err = sw_pingpong_run(0, PIPE_ROUNDS, SW_PP_BOTH_ASLEEP, NULL, &pp);
 	if (!err)
@@ -328,9 +346,12 @@ TEST_F_TIMEOUT(promise, honest_waker_streamer_bounded, PROMISE_TIMEOUT)
 
 /*
  * A waker with a full record forks: the child's record starts empty, so
- * its first SW_PROMISE_HISTORY decisions are hint_only; and the promise
- * its last decision made is never judged, at exit or after: one promise
- * event fewer than decisions.
+ * it holds SW_PROMISE_HISTORY promises no sooner than at the child's
+ * decision after as many; and the promise its last decision made is never
+ * judged, at exit or after: one promise event fewer than decisions. Under
+ * hint-only, which judges every promise (a record is kept under every
+ * policy; honest-waker's bet would keep a new pipe pair together and leave
+ * its promises unjudged).
  */
 TEST_F_TIMEOUT(promise, fork_empty_exit_unjudged, PROMISE_TIMEOUT)
 {
@@ -340,8 +361,9 @@ TEST_F_TIMEOUT(promise, fork_empty_exit_unjudged, PROMISE_TIMEOUT)
 	pid_t pid;
 	int status, err;
 
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
 	ASSERT_EQ(0, sw_feature_set(true));
-	err = pipe_promises(SW_PROMISE_HISTORY, &judged);
+	err = pipe_promises(SW_PROMISE_HISTORY, 0, &judged);
 	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	TH_LOG("parent: %ld promises judged before the fork", judged);
 	ASSERT_LE(SW_PROMISE_HISTORY, judged) TH_LOG("the parent's record is not full");
@@ -358,15 +380,15 @@ TEST_F_TIMEOUT(promise, fork_empty_exit_unjudged, PROMISE_TIMEOUT)
 	 * record is full are decisions but for the last.
 	 */
 	if (pid == 0)
-		_exit(pipe_promises(SW_PROMISE_HISTORY, &judged) ? 1 : 0);
+		_exit(pipe_promises(SW_PROMISE_HISTORY, 0, &judged) ? 1 : 0);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, sw_trace_stop_pid("honest-waker", pid, &t));
+	ASSERT_EQ(0, sw_trace_stop_pid("hint-only", pid, &t));
 	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
 	tally(&t, 0, t.own, &c);
 	log_trace(_metadata, "child", &t, &c);
 
 	ASSERT_LT(SW_PROMISE_HISTORY, t.own) TH_LOG("the child made too few decisions");
-	EXPECT_LE(SW_PROMISE_HISTORY, record_full_at(&t))
+	EXPECT_LE(SW_PROMISE_HISTORY, record_at(&t, true))
 		TH_LOG("the child was judged on a record it did not make");
 	EXPECT_EQ(t.own - 1, promises_judged(&t) + t.own_promises[SW_PROMISE_SHARED] +
 			     t.own_promises[SW_PROMISE_REPROBE])
@@ -377,43 +399,48 @@ TEST_F_TIMEOUT(promise, fork_empty_exit_unjudged, PROMISE_TIMEOUT)
 
 /*
  * Turning the feature off and on starts every record afresh: a waker with
- * a full record is hint_only for its next SW_PROMISE_HISTORY decisions.
- * Writing the feature while it is on changes nothing: the record stays
- * full, and the first decision is judged on it.
+ * a full record holds SW_PROMISE_HISTORY promises again no sooner than at
+ * its decision after as many. Writing the feature while it is on changes
+ * nothing: the record stays full, and the first decision is judged on it.
+ * Under hint-only, as fork_empty_exit_unjudged.
  */
 TEST_F_TIMEOUT(promise, toggle_starts_afresh, PROMISE_TIMEOUT)
 {
 	struct sw_pingpong pp;
 	struct own_tally c;
 	struct sw_trace t;
-	long judged;
+	long judged, i;
 	int err;
 
+	ASSERT_EQ(0, sw_policy_set("hint-only"));
 	ASSERT_EQ(0, sw_feature_set(true));
-	err = pipe_promises(SW_PROMISE_HISTORY, &judged);
+	err = pipe_promises(SW_PROMISE_HISTORY, 0, &judged);
 	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	ASSERT_LE(SW_PROMISE_HISTORY, judged) TH_LOG("the record is not full");
 
 	ASSERT_EQ(0, sw_feature_set(true));
 	ASSERT_EQ(0, sw_trace_start());
 	err = sw_pingpong_run(0, PIPE_ROUNDS, 0, NULL, &pp);
-	ASSERT_EQ(0, sw_trace_stop("honest-waker", &t));
+	ASSERT_EQ(0, sw_trace_stop("hint-only", &t));
 	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	tally(&t, 0, t.own, &c);
 	log_trace(_metadata, "on again while on", &t, &c);
-	ASSERT_LT(0, t.own);
-	EXPECT_EQ(0, record_full_at(&t)) TH_LOG("the record did not survive");
+	/* A decision's record is known once a promise event of this process came before it. */
+	for (i = 0; i < t.own && t.own_seq[i].record < 0; i++)
+		;
+	ASSERT_LT(i, t.own) TH_LOG("no promise of this process in the trace");
+	EXPECT_EQ(i, record_at(&t, true)) TH_LOG("the record did not survive");
 
 	ASSERT_EQ(0, sw_feature_set(false));
 	ASSERT_EQ(0, sw_feature_set(true));
 	ASSERT_EQ(0, sw_trace_start());
-	err = pipe_promises(SW_PROMISE_HISTORY + 1, &judged);
-	ASSERT_EQ(0, sw_trace_stop("honest-waker", &t));
+	err = pipe_promises(SW_PROMISE_HISTORY + 1, 0, &judged);
+	ASSERT_EQ(0, sw_trace_stop("hint-only", &t));
 	ASSERT_EQ(0, err) TH_LOG("ping-pong: %s", strerror(-err));
 	tally(&t, 0, t.own, &c);
 	log_trace(_metadata, "off and on", &t, &c);
 	ASSERT_LT(SW_PROMISE_HISTORY, t.own);
-	EXPECT_LE(SW_PROMISE_HISTORY, record_full_at(&t))
+	EXPECT_LE(SW_PROMISE_HISTORY, record_at(&t, true))
 		TH_LOG("judged on a record from before the feature was off");
 }
 

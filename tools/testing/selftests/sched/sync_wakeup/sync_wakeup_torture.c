@@ -571,7 +571,7 @@ static void unpin_pairs(void)
  * (hint-only: all hint_only; no-sync: all hint_dropped; waker-if-alone:
  * kept, wake_wide, not_affine, waker_busy; reciprocal-only: no hint
  * dropped and no hint_only; reciprocal-strict: no hint_only; honest-waker:
- * no declined_smt_active or declined_not_reciprocal).
+ * no declined_smt_active).
  */
 static const char *policy_counters_wrong(const char *policy, const struct sw_stats *st,
 					 char *buf, size_t size)
