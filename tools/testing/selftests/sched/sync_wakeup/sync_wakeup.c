@@ -2586,17 +2586,23 @@ long sw_nvcsw(void)
 }
 
 /*
- * Wait until the task whose /proc/<pid>/status is open on @fd has switched
- * out blocked more than @nvcsw times (its voluntary_ctxt_switches, the
- * nvcsw the promise rule reads), polling every SW_ASLEEP_POLL_US: 0 or
- * -errno. Exact where state S is not: pipe_read() sets state S before its
- * last look at the pipe, so an answer written then finds the task still
- * on its CPU, and it reads on without having slept.
+ * Wait until the task whose /proc/<pid>/status (or /proc/thread-self/status)
+ * is open on @fd has switched out blocked more than @nvcsw times (its
+ * voluntary_ctxt_switches, the nvcsw the promise rule reads), polling
+ * every SW_ASLEEP_POLL_US: 0 or -errno. Where state S is not enough:
+ * pipe_read() sets state S before its last look at the pipe, so an answer
+ * written then finds the task still on its CPU, and it reads on without
+ * having slept. Not exact either where the task sleeps in its write()
+ * before the wakeup (a contended pipe mutex, reclaim), and on PREEMPT_RT,
+ * whose promise rule does not count a sleeping spinlock's wait.
  */
 int sw_wait_blocked(int fd, long nvcsw)
 {
-	char buf[4096], *s;
+	static const char state[] = "\nState:\t";
+	static const char vcsw[] = "\nvoluntary_ctxt_switches:\t";
+	char buf[4096], *s, *end;
 	ssize_t n;
+	long now;
 
 	if (nvcsw < 0)
 		return nvcsw;
@@ -2604,20 +2610,40 @@ int sw_wait_blocked(int fd, long nvcsw)
 		n = pread(fd, buf, sizeof(buf) - 1, 0);
 		if (n < 0)
 			return -errno;
+		/* A cut file could cut the count short: never reached. */
+		if ((size_t)n == sizeof(buf) - 1)
+			return -EOVERFLOW;
 		buf[n] = '\0';
 		/* Dead: the partner's own error says why. */
-		s = strstr(buf, "\nState:\t");
+		s = strstr(buf, state);
 		if (!s)
 			return -EPROTO;
-		if (s[8] == 'Z' || s[8] == 'X')
+		s += sizeof(state) - 1;
+		if (*s == 'Z' || *s == 'X')
 			return -ESRCH;
-		s = strstr(buf, "\nvoluntary_ctxt_switches:\t");
+		s = strstr(buf, vcsw);
 		if (!s)
 			return -EPROTO;
-		if (strtol(s + 26, NULL, 10) > nvcsw)
+		now = strtol(s + sizeof(vcsw) - 1, &end, 10);
+		if (*end != '\n')
+			return -EPROTO;
+		if (now > nvcsw)
 			return 0;
 		usleep(SW_ASLEEP_POLL_US);
 	}
+}
+
+/* A ping-pong message; long cpu leaves no padding to write uninitialised. */
+struct sw_pp_msg {
+	long cpu;
+	long nvcsw;
+};
+
+static int sw_pp_send(int fd)
+{
+	struct sw_pp_msg msg = { .cpu = sched_getcpu(), .nvcsw = sw_nvcsw() };
+
+	return sw_write_full(fd, &msg, sizeof(msg));
 }
 
 /*
@@ -2641,18 +2667,6 @@ int sw_wait_blocked(int fd, long nvcsw)
  * answered at once, as a plain pipe pair answers.
  * Returns 0 or -errno.
  */
-struct sw_pp_msg {
-	int cpu;
-	long nvcsw;
-};
-
-static int sw_pp_send(int fd)
-{
-	struct sw_pp_msg msg = { .cpu = sched_getcpu(), .nvcsw = sw_nvcsw() };
-
-	return sw_write_full(fd, &msg, sizeof(msg));
-}
-
 int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 		    struct sw_stats *st, struct sw_pingpong *out)
 {
@@ -2680,7 +2694,7 @@ int sw_pingpong_run(long warmup, long rounds, unsigned int flags,
 		goto out_p2c;
 	}
 	if (flags & (SW_PP_ANSWER_ASLEEP | SW_PP_BOTH_ASLEEP)) {
-		parent = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+		parent = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
 		if (parent < 0) {
 			err = -errno;
 			goto out_c2p;
@@ -2836,12 +2850,12 @@ static void sw_pair_wakee(const struct sw_pair *pair, int in, int out, int waker
 }
 
 /*
- * @rounds round trips of one byte between this process, the waker, allowed
- * on CPU @a and @b (-1: @a only) once the wakee is forked, and the wakee,
- * which keeps this process' CPUs unless its @turn moves it. Each write is
- * a WF_SYNC wakeup of the other side. Returns 0 or -errno; -ECHILD for a
- * wakee that failed, with how in @why (else NULL). This process' affinity
- * is restored.
+ * @rounds round trips between this process, the waker, allowed on CPU @a
+ * and @b (-1: @a only) once the wakee is forked, and the wakee, which keeps
+ * this process' CPUs unless its @turn moves it. Each write is a WF_SYNC
+ * wakeup of the other side: the waker's carries its nvcsw, the wakee's a
+ * byte. Returns 0 or -errno; -ECHILD for a wakee that failed, with how in
+ * @why (else NULL). This process' affinity is restored.
  */
 int sw_pair_run(const struct sw_pair *pair, int a, int b, long rounds, const char **why)
 {
@@ -2856,7 +2870,7 @@ int sw_pair_run(const struct sw_pair *pair, int a, int b, long rounds, const cha
 	if (sched_getaffinity(0, sizeof(saved), &saved))
 		return -errno;
 	if (pair->answer_asleep) {
-		waker = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+		waker = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
 		if (waker < 0)
 			return -errno;
 	}
@@ -3180,8 +3194,9 @@ int sw_udp_stream_run(long messages, long pause_us, struct sw_net *out)
 	if (stat < 0 || fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)))
 		err = -errno;
 	/*
-	 * Each message to a receiver that sleeps in recv(), so that each is a
-	 * wakeup, however slow the receiver: the sender spins until then.
+	 * Each message to a receiver in state S in recv(), so that nearly each
+	 * is a wakeup, however slow the receiver: the sender spins until then
+	 * (state S comes before the receiver's last look at its queue).
 	 */
 	for (i = 0; !err && i < messages; i++) {
 		err = sw_wait_asleep(stat, true);

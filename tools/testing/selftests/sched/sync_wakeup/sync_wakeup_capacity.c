@@ -5,7 +5,7 @@
  * On an asymmetric-capacity system, reciprocal-only and honest-waker keep a
  * sync wakee on the waker CPU only if it fits there (task_fits_cpu()); one
  * that does not is declined_capacity. This process and a child ping-pong
- * one byte over two pipes (pipe_write() wakes the reader with WF_SYNC), the
+ * over two pipes (pipe_write() wakes the reader with WF_SYNC), the
  * child allowed on every CPU and clamped, uclamp_min and uclamp_max, to a
  * value between the little and the big CPUs' capacities. util_fits_cpu()
  * then says it fits no little CPU (its uclamp_min is above their capacity)

@@ -101,7 +101,9 @@
  * reaches its read(), and the waker never sleeps ("awake"): 0.54-0.96 for
  * this process in 23 make check runs on flat; logged. A pair in which each
  * side writes only once the other has blocked since its write
- * (SW_PP_BOTH_ASLEEP) blocks after every promise.
+ * (SW_PP_BOTH_ASLEEP) blocks after every promise: none awake, and only a
+ * run longer than the late bound breaks one (kept 0.999-1.000 of the
+ * pair's on flat, smt and llc2, make check 2026-12-07; 1.000 on cls2).
  */
 #define ASLEEP_PROMISE_KEPT_MIN	0.90
 /*
@@ -613,8 +615,12 @@ TEST_F_TIMEOUT(placement, hint_only, ARM_TIMEOUT)
 		     SW_PP_BOTH_ASLEEP, &a);
 	expect_pair_promises(_metadata, "hint-only, each answers asleep", &a,
 			     ASLEEP_PROMISE_KEPT_MIN);
-	/* Each side blocked before its answer came: none broken awake. */
-	EXPECT_EQ(0, a.trace.our_promises[SW_PROMISE_AWAKE]);
+	/*
+	 * Each side blocked before its answer came: none broken awake. Not on
+	 * PREEMPT_RT, whose rule does not count a sleeping spinlock's wait.
+	 */
+	if (!sw_kernel_rt())
+		EXPECT_EQ(0, a.trace.our_promises[SW_PROMISE_AWAKE]);
 }
 
 /* no-sync drops every hint it sees and judges nothing. */
@@ -1110,9 +1116,11 @@ TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
  * A pipe pair kept together: a wakee kept on the waker CPU can preempt
  * the waker, or be pulled to the other CPU, and answer before the waker
  * blocks, a promise the placement broke; every promise whose wakee the
- * rule kept is left unjudged (shared); the record the pair earned
- * before it was kept keeps it together, and a probe (placed as hint-only)
- * in every SW_PROMISE_PROBE_AFTER + 1 decisions at most is what it loses.
+ * rule kept is left unjudged (shared); a new pair is kept on
+ * reciprocal-only's bet from its first reciprocal wakeup, then on the
+ * record its probes and first decisions earn, and a probe (placed as
+ * hint-only) in every SW_PROMISE_PROBE_AFTER + 1 decisions at most is
+ * what it loses.
  * So of the decisions that reached the rule, at least HONEST_KEPT_MIN are
  * kept and at most HONEST_DROPPED_MAX drop the hint. Pinned to two CPUs,
  * as the bench's pipe-cpu01. Each side answers a partner on another CPU
@@ -1122,9 +1130,10 @@ TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
  * vCPUs' turns, not the placement: with the child alone waiting, 93-363 of
  * 135-437 promises judged apart broke on 6.12's flat while three guests
  * ran (make repeat, 2026-12-06; the record dipped, hint_dropped 0.07).
- * Waiting for state S instead of the block, 19-23 of the child's broke
- * awake on arm64's cls2 (make check, 2026-12-07), and its record went
- * dishonest (hint_dropped 0.07); waiting for the block, 2.
+ * Waiting for state S instead of the block, 19 and 23 of the child's
+ * broke awake on arm64's cls2 in two make check runs (2026-12-07), and
+ * its record went dishonest (hint_dropped 0.07); waiting for the block,
+ * 2 in one run (and 0 on flat, smt and llc2).
  * The bench kernel's plain pipe pair keeps 99% of its promises apart
  * (results/reference/7.3). This process answers a child beside it at
  * once, as a plain pipe pair does: the promise the placement breaks.
@@ -1166,7 +1175,7 @@ TEST_F_TIMEOUT(placement, honest_waker_keeps_pair, ARM_TIMEOUT)
 	v = a.trace.our_verdicts;
 	reached = a.trace.ours - v[SW_DECLINED_WAKE_WIDE] - v[SW_DECLINED_NOT_AFFINE] -
 		  v[SW_HINT_ONLY];
-	ASSERT_LT(0, reached) TH_LOG("no decision reached the rule on a full record");
+	ASSERT_LT(0, reached) TH_LOG("no decision of the pair reached the rule");
 	expect_bound(_metadata, "honest-waker pair", "kept share of the rule's decisions",
 		     sw_ratio(v[SW_KEPT], reached), HONEST_KEPT_MIN, 1);
 	expect_bound(_metadata, "honest-waker pair", "hint_dropped share of the rule's decisions",
