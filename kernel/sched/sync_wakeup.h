@@ -86,8 +86,9 @@ enum sync_promise_cause {
 #define SYNC_PROMISE_HISTORY	8
 /*
  * honest-waker: a waker that kept at least half of them is honest; one that
- * broke more is dishonest; a new one, whose record says neither yet, is on
- * probation (sync_promise_honest(), sync_promise_dishonest()).
+ * broke too many to keep half of SYNC_PROMISE_HISTORY is dishonest; a new
+ * one, whose record says neither yet, is on probation
+ * (sync_promise_honest(), sync_promise_dishonest()).
  */
 #define SYNC_PROMISE_HONEST	4
 /*
@@ -317,7 +318,7 @@ static inline bool sync_promise_honest(struct task_struct *w)
 static inline bool sync_promise_dishonest(struct task_struct *w)
 {
 	return hweight8(w->sync_promise_history) +
-	       SYNC_PROMISE_HISTORY - SYNC_PROMISE_HONEST < w->sync_promise_count;
+	       (SYNC_PROMISE_HISTORY - SYNC_PROMISE_HONEST) < w->sync_promise_count;
 }
 
 /*
