@@ -477,7 +477,7 @@ struct sw_fanout {
 	double usec;
 };
 
-int sw_fanout_run(int readers, long rounds, long pause_us, bool round_robin,
+int sw_fanout_run(int readers, long rounds, bool round_robin,
 		  struct sw_stats *st, struct sw_fanout *out);
 
 /*

@@ -120,8 +120,6 @@
 
 #define FANOUT_READERS		3
 #define FANOUT_ROUNDS		300
-/* Writer pause after each write, so that the reader goes back to sleep. */
-#define FANOUT_PAUSE_US		50
 
 /*
  * Seconds per arm, a limit for a hung test, not a measure: under QEMU TCG
@@ -714,7 +712,7 @@ static void run_fanout(struct __test_metadata *_metadata, const char *policy,
 	ASSERT_EQ(0, err) TH_LOG("/proc/self/sched: %s", strerror(-err));
 	err = sw_window_start(true, &window);
 	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
-	err = sw_fanout_run(FANOUT_READERS, FANOUT_ROUNDS, FANOUT_PAUSE_US, round_robin,
+	err = sw_fanout_run(FANOUT_READERS, FANOUT_ROUNDS, round_robin,
 			    &a->st, &fo);
 	terr = sw_window_stop(policy, getpid(), &window, &a->trace);
 	ASSERT_EQ(0, err) TH_LOG("fan-out: %s", strerror(-err));
@@ -1310,7 +1308,7 @@ TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 	ASSERT_EQ(0, err) TH_LOG("tracing %s: %s", SW_EVENT, strerror(-err));
 	err = run_phase_pairs(&first);
 	if (!err)
-		err = sw_fanout_run(FANOUT_READERS, PHASE_ROUNDS, FANOUT_PAUSE_US, true, &st, &fo);
+		err = sw_fanout_run(FANOUT_READERS, PHASE_ROUNDS, true, &st, &fo);
 	if (!err)
 		err = run_phase_pairs(&last);
 	ASSERT_EQ(0, sw_window_stop("honest-waker", getpid(), &window, &a.trace));
