@@ -2588,8 +2588,7 @@ long sw_nvcsw(void)
 /*
  * The voluntary_ctxt_switches of the task whose /proc/<pid>/status (or
  * /proc/thread-self/status) is open on @fd, the nvcsw the promise rule
- * reads: the count or -errno (-ESRCH once the task is dead: its own error
- * says why).
+ * reads: the count or -errno (-ESRCH once the task is dead).
  */
 static long sw_status_nvcsw(int fd)
 {
@@ -2947,15 +2946,17 @@ out_stat:
  * One writer (this process), @readers children each reading its own pipe.
  * The writer writes @rounds bytes to each pipe, one reader after the other,
  * each byte once its reader has blocked since the last (its nvcsw in
- * /proc/<pid>/status), so that each write is a WF_SYNC wakeup of a
- * sleeping reader, which makes a decision: a pause of 50 us instead let
- * 6 of 900 writes find their reader asleep in one CI run on smt
- * (2026-12-07), and 161-284 in eight runs of that test alone. The writer
- * spins through the wait rather than sleep, so that it keeps no promise. A reader's
- * last_wakee becomes the writer only if the reader is current while
- * something wakes the writer, an interrupt included (record_wakee() runs
- * for every wakeup). Readers never write, so that is rare: only a writer
- * waiting for the pipe mutex a reader holds is woken by it.
+ * /proc/<pid>/status, 0 at fork), so that nearly every write wakes a
+ * sleeping reader and makes a decision; one still queued (sched_delayed),
+ * or whose nvcsw moved for another reason (sw_wait_blocked()), makes none.
+ * With a 50 us pause after each write instead, 6 of 900 writes found
+ * their reader asleep in one CI run on smt (2026-12-07), 161-284 in eight
+ * runs of that test alone. The writer spins through the wait rather than
+ * sleep, so that it keeps no promise. A reader's last_wakee becomes the
+ * writer only if the reader is current while something wakes the writer,
+ * an interrupt included (record_wakee() runs for every wakeup). Readers
+ * never write, so that is rare: only a writer waiting for the pipe mutex
+ * a reader holds (one that slept in pipe_read()) is woken by it.
  *
  * One reader at a time, unless @round_robin: readers inherit the writer's
  * wakee_flips at fork and never decay them, so a writer that switched
@@ -2963,7 +2964,9 @@ out_stat:
  * and no wake-affine rule would ever look at it. Round robin is for the
  * writer's promises: it wakes another reader before it ever sleeps.
  * If @st is set it gets what the counters counted over the writes, read
- * while every reader is still alive. Returns 0 or -errno.
+ * while every reader is still alive. Returns 0 or -errno: -ESRCH if a
+ * reader died, -ETIMEDOUT if one did not block again within
+ * SW_FANOUT_WAIT_S.
  */
 int sw_fanout_run(int readers, long rounds, bool round_robin,
 		  struct sw_stats *st, struct sw_fanout *out)
@@ -2973,9 +2976,9 @@ int sw_fanout_run(int readers, long rounds, bool round_robin,
 	pid_t pids[SW_FANOUT_MAX_READERS];
 	int status, err = 0, r, nr = 0;
 	struct sw_stats start;
+	long *bytes, seen;
+	double t0, since;
 	char path[64];
-	long *bytes, n;
-	double t0;
 	long i;
 
 	memset(out, 0, sizeof(*out));
@@ -3034,6 +3037,12 @@ int sw_fanout_run(int readers, long rounds, bool round_robin,
 			err = -errno;
 			goto out;
 		}
+		/* Its seq_file buffer allocated here, not between writes. */
+		seen = sw_status_nvcsw(status_fd[r]);
+		if (seen < 0) {
+			err = seen;
+			goto out;
+		}
 	}
 
 	if (st) {
@@ -3044,13 +3053,19 @@ int sw_fanout_run(int readers, long rounds, bool round_robin,
 	t0 = sw_now_us();
 	for (i = 0; i < (long)readers * rounds && !err; i++) {
 		r = round_robin ? i % readers : i / rounds;
-		while ((n = sw_status_nvcsw(status_fd[r])) >= 0 && n <= blocked[r])
-			;
-		if (n < 0) {
-			err = n;
+		/* A spin: the writer must not sleep. */
+		since = sw_now_us();
+		do {
+			seen = sw_status_nvcsw(status_fd[r]);
+			if (seen >= 0 && seen <= blocked[r] &&
+			    sw_now_us() > since + SW_FANOUT_WAIT_S * 1e6)
+				seen = -ETIMEDOUT;
+		} while (seen >= 0 && seen <= blocked[r]);
+		if (seen < 0) {
+			err = seen;
 			break;
 		}
-		blocked[r] = n;
+		blocked[r] = seen;
 		err = sw_write_full(fds[r][1], "x", 1);
 		out->writes += !err;
 	}

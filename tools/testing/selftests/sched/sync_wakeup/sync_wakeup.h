@@ -470,6 +470,8 @@ struct sw_pair {
 int sw_pair_run(const struct sw_pair *pair, int a, int b, long rounds, const char **why);
 
 #define SW_FANOUT_MAX_READERS	8
+/* How long a fan-out reader may take to block again: a hung reader. */
+#define SW_FANOUT_WAIT_S	10
 
 struct sw_fanout {
 	long writes;
