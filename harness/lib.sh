@@ -376,8 +376,8 @@ check_mails() {
 	done
 	out=""
 	while read -r f; do
-		# No git fallback: a file no pattern matches is a miss either
-		# way, and git log over the tree took 4-6 s a file.
+		# No git fallback: it adds commit signers, never a maintainer,
+		# and its git log over the tree took 4-6 s a file.
 		(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>/dev/null |
 			grep -q '(maintainer:') || out+="$f has no maintainer"$'\n'
 	done < <(sed -n '/^--- \/dev\/null$/{n;s|^+++ b/||p}' "$dir"/0*.patch)
