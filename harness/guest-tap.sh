@@ -33,25 +33,9 @@ ran() {
 		! grep -qsE "^ok [0-9]+ selftests: $2: $3 # SKIP" "$1"
 }
 
-# wait_for_lane: until fewer than $GUEST_JOBS guests run. The host
-# checks beside them (build_for_guests) hold no lane of several, but do
-# where one guest is to have the host to itself (KVM, multi-threaded TCG).
-guest_pids=()
+# wait_for_lane: until fewer than $GUEST_JOBS background jobs run.
 wait_for_lane() {
-	local pid n running
-	while :; do
-		# Our running jobs, not kill -0: a finished guest's PID may be
-		# another process's by now.
-		running=" $(jobs -pr | tr '\n' ' ') "
-		n=0
-		if [ "${GUEST_JOBS:-1}" = 1 ]; then
-			n=$(($(echo "$running" | wc -w)))
-		else
-			for pid in "${guest_pids[@]}"; do
-				case "$running" in *" $pid "*) n=$((n + 1)) ;; esac
-			done
-		fi
-		[ "$n" -ge "${GUEST_JOBS:-1}" ] || return 0
+	while [ "$(jobs -pr | wc -l)" -ge "${GUEST_JOBS:-1}" ]; do
 		wait -n || true
 	done
 }
@@ -70,7 +54,6 @@ start_guest() {
 			"$REPO/vm/run.sh" >"$out.log" 2>&1 || rc=$?
 		echo "$rc" >"$out.rc"
 	) &
-	guest_pids+=("$!")
 }
 
 # features_set OUT: the guest's sched/features, as its init printed them,
