@@ -278,9 +278,10 @@ unsigned long sw_stats_contexts(const struct sw_stats *st)
  * R: the wakee does not fit an asymmetric capacity; else kept.
  * reciprocal-strict judges a reciprocal wakeup as reciprocal-only does and
  * drops the hint of any other. honest-waker: an honest waker's wakeup takes
- * the steps of waker-if-alone and the capacity step, one on probation
- * (sw_record_honest()) the reciprocity step too, a dishonest waker's loses
- * the hint; a wakeup with no waker to judge is hint-only.
+ * the steps of waker-if-alone and the capacity step, as does one on
+ * probation (sw_record_honest()) whose wakee last woke it, while any other
+ * of its wakeups and a dishonest waker's lose the hint; a wakeup with no
+ * waker to judge is hint-only.
  */
 #define SW_WAKER_IF_ALONE_VERDICTS					\
 	(SW_STAT_BIT(SW_KEPT) | SW_STAT_BIT(SW_DECLINED_WAKE_WIDE) |	\
@@ -296,8 +297,8 @@ static const unsigned int sw_verdicts_of[SW_NR_POLICIES] = {
 	SW_STAT_BIT(SW_HINT_DROPPED),					/* no-sync */
 	SW_RECIPROCAL_ONLY_VERDICTS | SW_STAT_BIT(SW_HINT_DROPPED),	/* reciprocal-strict */
 	SW_WAKER_IF_ALONE_VERDICTS | SW_STAT_BIT(SW_DECLINED_CAPACITY) |
-	SW_STAT_BIT(SW_DECLINED_NOT_RECIPROCAL) | SW_STAT_BIT(SW_HINT_DROPPED) |
-	SW_STAT_BIT(SW_HINT_ONLY) | SW_STAT_BIT(SW_PROBE),		/* honest-waker */
+	SW_STAT_BIT(SW_HINT_DROPPED) | SW_STAT_BIT(SW_HINT_ONLY) |
+	SW_STAT_BIT(SW_PROBE),						/* honest-waker */
 };
 
 /* SW_STAT_BIT() of each verdict @policy can give; 0 if it is no policy. */
@@ -1164,10 +1165,10 @@ static int sw_trace_comm_index(const char *line)
  *   last_wakee, so the converse is not checked);
  *   under honest-waker, a decision of this process follows the rule on the
  *   record its last sched_sync_promise event gave (none yet: unchecked):
- *   no-sync on a dishonest record, never declined_not_reciprocal on an
- *   honest one, and on probation the wakee of a verdict after the
- *   reciprocity step (kept, probe, waker busy, capacity) woke this
- *   process earlier, as a wakee reciprocal-only kept.
+ *   no-sync on a dishonest record, honest-waker on an honest one, and on
+ *   probation either: the wakee of every honest-waker verdict woke this
+ *   process earlier, as a wakee reciprocal-only kept (the no-sync ones
+ *   are not checked, as above).
  */
 static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 			      const char *comm, size_t comm_len, const char *f)
@@ -1298,25 +1299,23 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		if (!strcmp(tp->policy, "honest-waker") && record >= 0) {
 			rule = ctx <= SW_CTX_SOFTIRQ_BH ? sw_honest_waker_rule(record) :
 							  "hint-only";
+			/* On probation, no-sync unless the wakee last woke it. */
+			if (!strcmp(rule, "honest-waker") && !sw_record_honest(record) &&
+			    !strcmp(policy, "no-sync"))
+				rule = policy;
 			out->own_checked++;
 			if (strcmp(policy, rule))
 				sw_trace_wrong(tp, line,
 					       "judged %s on a record of %d kept of %d (0x%02x), not %s",
 					       policy, __builtin_popcount(record & 0xff),
 					       record >> 8, record & 0xff, rule);
-			else if (v == SW_DECLINED_NOT_RECIPROCAL && sw_record_honest(record))
-				sw_trace_wrong(tp, line,
-					       "declined as not reciprocal on an honest record 0x%02x of %d",
-					       record & 0xff, record >> 8);
 			else if (!strcmp(rule, "honest-waker") && !sw_record_honest(record))
 				bet = true;
 		}
 	}
 
-	/* On probation, a verdict after the reciprocity step passed it. */
-	if (ours && ((bet && (v == SW_KEPT || v == SW_PROBE || v == SW_DECLINED_WAKER_BUSY ||
-			      v == SW_DECLINED_CAPACITY)) ||
-		     (v == SW_KEPT && !strcmp(policy, "reciprocal-only"))))
+	/* On probation, the rule itself is the reciprocity bet. */
+	if (ours && (bet || (v == SW_KEPT && !strcmp(policy, "reciprocal-only"))))
 		waker = sw_trace_waker(tp, line);
 	/* The waker's group's policy, where a test named the waker. */
 	group = ctx <= SW_CTX_SOFTIRQ_BH ? sw_trace_comm_index(line) : -1;

@@ -972,13 +972,14 @@ TEST_F_TIMEOUT(placement, not_affine, ARM_TIMEOUT)
 /*
  * honest-waker judges a waker by its last SW_PROMISE_HISTORY promises.
  * Until that record shows it honest or dishonest (it is on probation),
- * the waker's wakeups make reciprocal-only's bet; the record empties again
+ * the waker's wakeups make reciprocal-strict's bet (the honest rule if the
+ * wakee last woke the waker, else no-sync); the record empties again
  * only when a fork starts a new one or the feature is turned off and on
  * (each window does that first). No wakeup of this process is hint_only.
  * That every decision of this process follows the rule on the record it
  * was judged on, whatever the timing, sw_trace_stop() checks from the
- * sched_sync_promise events, and that a wakee kept on probation woke this
- * process before.
+ * sched_sync_promise events, and that a wakee the honest rule judged on
+ * probation woke this process before.
  */
 
 /*
@@ -1070,8 +1071,8 @@ static long expect_judged(struct __test_metadata *_metadata, const char *label,
 	dropped = sw_ratio(c.v[SW_HINT_DROPPED], c.n);
 	TH_LOG("%s: %ld decisions of this process, %ld on probation", label, to - from,
 	       decided - from);
-	TH_LOG("%s: on probation kept %ld, declined_not_reciprocal %ld, probe %ld", label,
-	       pc.v[SW_KEPT], pc.v[SW_DECLINED_NOT_RECIPROCAL], pc.v[SW_PROBE]);
+	TH_LOG("%s: on probation kept %ld, hint_dropped %ld, probe %ld", label,
+	       pc.v[SW_KEPT], pc.v[SW_HINT_DROPPED], pc.v[SW_PROBE]);
 	TH_LOG("%s: then kept %ld, hint_dropped %ld (%.3f), declined %ld", label,
 	       c.v[SW_KEPT], c.v[SW_HINT_DROPPED], dropped,
 	       c.n - c.v[SW_KEPT] - c.v[SW_HINT_DROPPED] - c.v[SW_HINT_ONLY]);
