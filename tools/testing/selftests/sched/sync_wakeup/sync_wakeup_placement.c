@@ -82,7 +82,7 @@
 #define LANDED_MOVED_MAX	0.15
 #define LLC_SHARE_MIN		0.70
 /*
- * honest-waker keeps a new pair on reciprocal-only's bet until its record
+ * honest-waker keeps a new pair on reciprocal-strict's bet until its record
  * shows it honest, then on its record; a probe in every 33 decisions at
  * most is placed as hint-only, and a dip in its record drops the hint for
  * a while. Measured landed_waker_cpu 0.61-0.86, same-CPU share 0.47-0.75
@@ -1093,21 +1093,28 @@ static long expect_judged(struct __test_metadata *_metadata, const char *label,
 /*
  * A new pipe pair whose child answers only once the waker sleeps, as an
  * honest waker's partner would (SW_PP_ANSWER_ASLEEP): on probation it is
- * kept on reciprocal-only's bet, its kept promises unjudged, so its record
- * fills only from the decisions that place the wakee apart (the first
- * one, not yet reciprocal; probes): its record may not decide in a run,
- * and where it does it is judged on it. Never hint_only nor, with SMT
- * active, declined for SMT; kept at least once; every kept wakee lands on
- * the waker CPU (trace).
+ * kept on reciprocal-strict's bet, its kept promises unjudged, so its
+ * record fills only from the decisions that place the wakee apart (the
+ * first one, not yet reciprocal, which drops the hint; probes): its record
+ * may not decide in a run, and where it does it is judged on it. Never
+ * hint_only nor, with SMT active, declined for SMT; kept on probation (a
+ * rule that dropped every hint there would keep the pair only once its
+ * record turned honest); every kept wakee lands on the waker CPU (trace).
  */
 TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
 {
+	struct sw_own_count pc;
+	long probation;
 	struct arm a;
 
 	run_judged_pingpong(_metadata, "honest-waker", SW_PP_ANSWER_ASLEEP, &a);
 	expect_own_complete(_metadata, &a.trace);
 	expect_judged(_metadata, "honest-waker pair", &a.trace, 0, a.trace.own, true, false, 0);
 	EXPECT_LT(0, a.trace.our_verdicts[SW_KEPT]) TH_LOG("the pair was never kept");
+	probation = own_record_decided(&a.trace, 0, a.trace.own);
+	sw_own_count(&a.trace, 0, probation, &pc);
+	EXPECT_LT(0, pc.v[SW_KEPT]) TH_LOG("none of this process' %ld decisions on probation kept",
+					   probation);
 	EXPECT_EQ(0, a.st.v[SW_DECLINED_SMT]);
 	expect_share(_metadata, "honest-waker", "landed_waker_cpu share",
 		     landed(&a, SW_LANDED_WAKER_CPU), LANDED_HONEST_MIN, 1);
@@ -1119,7 +1126,7 @@ TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
  * the waker, or be pulled to the other CPU, and answer before the waker
  * blocks, a promise the placement broke; every promise whose wakee the
  * rule kept is left unjudged (shared); a new pair is kept on
- * reciprocal-only's bet from its first reciprocal wakeup, then on the
+ * reciprocal-strict's bet from its first reciprocal wakeup, then on the
  * record its probes and first decisions earn, and a probe (placed as
  * hint-only) in every SW_PROMISE_PROBE_AFTER + 1 decisions at most is
  * what it loses.
@@ -1249,7 +1256,7 @@ static const char *record_str(int record, char *buf, size_t size)
  * how many promises the emulator's timing breaks, so it is logged, and the
  * test asserts that it happens.
  *
- * The first pair, on probation, is kept on reciprocal-only's bet, and its
+ * The first pair, on probation, is kept on reciprocal-strict's bet, and its
  * record fills only from the decisions that place the wakee apart (its
  * first, and a probe after every SW_PROMISE_PROBE_AFTER kept ones); and a
  * pair whose wakee is still queued (sched_delayed) when woken makes no

@@ -258,7 +258,7 @@ TEST_F_TIMEOUT(promise, udp_sender_dishonest, PROMISE_TIMEOUT)
 		TH_LOG("no decision in the sender's own softirq");
 	/* hint_dropped only where there is a waker to judge: task, softirq_bh. */
 	EXPECT_EQ(c.ctx[SW_CTX_TASK] + c.ctx[SW_CTX_SOFTIRQ_BH], c.v[SW_HINT_DROPPED])
-		TH_LOG("%ld of the sender's %ld decisions dropped the hint (its record decided at %ld)",
+		TH_LOG("%ld of the sender's %ld decisions dropped the hint (record decided at %ld)",
 		       c.v[SW_HINT_DROPPED], c.ctx[SW_CTX_TASK] + c.ctx[SW_CTX_SOFTIRQ_BH],
 		       decided);
 	EXPECT_LT(0, promises_judged(&t));
