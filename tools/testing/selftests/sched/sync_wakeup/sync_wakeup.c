@@ -668,10 +668,10 @@ int sw_trace_fields(const char *event, char *buf, size_t size)
 }
 
 /*
- * Per CPU. The placement tests' traces held 700 to 9,000 entries over all
- * CPUs (llc2, 2026-12-01), a few hundred KB; an overflow fails the check
- * (events lost). 8192 took 5-12 s to set up under TCG with KASAN, this
- * 1-2 s.
+ * Per CPU. The tests' traces held 400 to 19,000 entries over all CPUs in
+ * make check's runs of 2026-12-07 (the most: the placement test of
+ * honest-waker's phases); an overflow fails the check (events lost). 8192
+ * took 5-12 s to set up under TCG with KASAN, this 1-2 s.
  */
 #define SW_TRACE_BUFFER_KB	"2048"
 
@@ -2963,17 +2963,22 @@ out_stat:
  * and no wake-affine rule would ever look at it. Round robin is for the
  * writer's promises: it wakes another reader before it ever sleeps.
  * If @st is set it gets what the counters counted over the writes, read
- * while every reader is still alive. Returns 0 or -errno: -ESRCH if a
- * reader died, -ETIMEDOUT if one did not block again within
- * SW_FANOUT_WAIT_S.
+ * while every reader is still alive. Returns 0 or -errno: -ECHILD if a
+ * reader failed, with how in @out->why (rather than the -ESRCH or -EPIPE
+ * the writer saw of it); -ESRCH or -EPIPE if one died of a SIGKILL not the
+ * writer's, which cannot be told apart from its failure to read;
+ * -ETIMEDOUT if one did not block again within SW_FANOUT_WAIT_S; else
+ * the failed setup call's.
  */
 int sw_fanout_run(int readers, long rounds, bool round_robin,
 		  struct sw_stats *st, struct sw_fanout *out)
 {
 	int fds[SW_FANOUT_MAX_READERS][2], status_fd[SW_FANOUT_MAX_READERS];
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	long blocked[SW_FANOUT_MAX_READERS] = { 0 };
+	int status, err = 0, r, nr = 0, killed;
 	pid_t pids[SW_FANOUT_MAX_READERS];
-	int status, err = 0, r, nr = 0;
+	const char *why;
 	struct sw_stats start;
 	long *bytes, seen;
 	double t0, since;
@@ -2993,6 +2998,12 @@ int sw_fanout_run(int readers, long rounds, bool round_robin,
 	if (bytes == MAP_FAILED)
 		return -errno;
 	memset(bytes, 0, sizeof(long) * readers);
+	/* A reader that dies between the wait and the write leaves EPIPE. */
+	if (sigaction(SIGPIPE, &ign, &old)) {
+		err = -errno;
+		munmap(bytes, sizeof(long) * readers);
+		return err;
+	}
 
 	for (r = 0; r < readers; r++) {
 		if (pipe2(fds[r], O_CLOEXEC)) {
@@ -3081,14 +3092,27 @@ out:
 		if (status_fd[r] >= 0)
 			close(status_fd[r]);
 	}
+	killed = err;
 	for (r = 0; r < nr; r++) {
-		if (err)
+		if (killed)
 			kill(pids[r], SIGKILL);
-		if (waitpid(pids[r], &status, 0) != pids[r] ||
-		    !WIFEXITED(status) || WEXITSTATUS(status))
-			err = err ? err : -ECHILD;
+	}
+	for (r = 0; r < nr; r++) {
+		why = NULL;
+		if (waitpid(pids[r], &status, 0) != pids[r])
+			why = "a reader could not be reaped";
+		else if (WIFEXITED(status) && WEXITSTATUS(status))
+			why = "a reader's read() failed";
+		else if (WIFSIGNALED(status) && !(killed && WTERMSIG(status) == SIGKILL))
+			why = "a reader was killed by a signal";
+		/* What the writer saw of a reader's death says less. */
+		if (why && !out->why && (!err || err == -ESRCH || err == -EPIPE)) {
+			err = -ECHILD;
+			out->why = why;
+		}
 		out->bytes_read += bytes[r];
 	}
+	sigaction(SIGPIPE, &old, NULL);
 	munmap(bytes, sizeof(long) * readers);
 	return err;
 }

@@ -477,6 +477,7 @@ struct sw_fanout {
 	long writes;
 	long bytes_read;	/* by all readers, once they saw EOF */
 	double usec;
+	const char *why;	/* how a reader failed (-ECHILD), else NULL */
 };
 
 int sw_fanout_run(int readers, long rounds, bool round_robin,

@@ -715,7 +715,8 @@ static void run_fanout(struct __test_metadata *_metadata, const char *policy,
 	err = sw_fanout_run(FANOUT_READERS, FANOUT_ROUNDS, round_robin,
 			    &a->st, &fo);
 	terr = sw_window_stop(policy, getpid(), &window, &a->trace);
-	ASSERT_EQ(0, err) TH_LOG("fan-out: %s", strerror(-err));
+	ASSERT_EQ(0, err) TH_LOG("fan-out: %s%s%s", strerror(-err), fo.why ? ": " : "",
+				 fo.why ?: "");
 	ASSERT_EQ(0, terr) TH_LOG("reading the trace: %s", strerror(-terr));
 	own_promises_since(_metadata, &before, a);
 	a->sync = a->st.v[SW_SYNC_WAKEUPS];
@@ -1306,8 +1307,8 @@ TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 {
 	struct phase_pairs first, last;
 	long p2, p3, d2, d3, i;
+	struct sw_fanout fo = { 0 };
 	struct sw_stats st, window;
-	struct sw_fanout fo;
 	struct arm a;
 	char buf[64];
 	int err;
@@ -1323,7 +1324,8 @@ TEST_F_TIMEOUT(placement, honest_waker_rejudged, 2 * ARM_TIMEOUT)
 	if (!err)
 		err = run_phase_pairs(&last);
 	ASSERT_EQ(0, sw_window_stop("honest-waker", getpid(), &window, &a.trace));
-	ASSERT_EQ(0, err) TH_LOG("workload: %s", strerror(-err));
+	ASSERT_EQ(0, err) TH_LOG("workload: %s%s%s", strerror(-err), fo.why ? ": " : "",
+				 fo.why ?: "");
 	expect_trace_sound(_metadata, "honest-waker phases", &a, true, 2);
 	expect_own_complete(_metadata, &a.trace);
 
