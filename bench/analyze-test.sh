@@ -153,14 +153,19 @@ tap "$rc" "bench/defs.py reads harness/definitions.sh as the shell does" \
 	"$(diff <(echo "$shell_view") <(echo "$python_view"))"
 
 # The placement profile shows unjudged promises and probes where the runs
-# counted them, and leaves the columns out for runs without them.
+# counted them, and leaves the columns out for runs without them; so too
+# the main pair's decisions (make bench PAIRS=1; empty columns without it).
 "$PYTHON" - "$scratch" "$BENCH" <<'PY'
 import os, sys
 sys.path.insert(0, sys.argv[2])
 from defs import DEFS
 cols = DEFS["CSV_COLUMNS"] + ["ops"] + DEFS["STATS_COUNTERS"] + DEFS["SYSTEM_COUNTERS"]
 old = [c for c in cols if c not in ("promise_unjudged", "probe")]
-for name, header in (("prof", cols), ("profold", old)):
+pairs = cols + DEFS["PAIR_COUNTERS"]
+for name, header, pair in (("prof", cols, {}), ("profold", old, {}),
+                           ("profnopair", pairs, dict.fromkeys(DEFS["PAIR_COUNTERS"], "")),
+                           ("profpair", pairs, dict(pair_sync="50", pair_kept="48",
+                                                    pair_dropped="1", pair_probe="1"))):
     with open(os.path.join(sys.argv[1], name + ".csv"), "w") as f:
         f.write(",".join(header) + "\n")
         for arm in ("base", "arm"):
@@ -168,10 +173,10 @@ for name, header in (("prof", cols), ("profold", old)):
                 v = dict.fromkeys(header, "10")
                 v.update(round=str(rnd), workload="pipe", arm=arm, metric="time-per-op",
                          unit="usec/op", better="lower", sync_wakeups="100", probe="3",
-                         promise_kept="30", promise_broken="10", promise_unjudged="60")
+                         promise_kept="30", promise_broken="10", promise_unjudged="60", **pair)
                 f.write(",".join(v[c] for c in header) + "\n")
 PY
-analyze prof && analyze profold
+analyze prof && analyze profold && analyze profnopair && analyze profpair
 prof_row() { grep -A3 '^#### pipe: placement profile' "$scratch/$1/table.md" | grep "^| arm "; }
 prof_row prof | grep -q '| promises unjudged | probes |$' &&
 	grep -q '^| arm | .* | 60.0% | 3.0% |$' "$scratch/prof/table.md" && rc=0 || rc=1
@@ -179,6 +184,12 @@ tap "$rc" "the placement profile gives unjudged promises and probes where counte
 	"$(grep -A4 '^#### pipe: placement profile' "$scratch/prof/table.md")"
 ! prof_row profold | grep -q 'unjudged\|probes' && prof_row profold | grep -q 'promises kept' && rc=0 || rc=1
 tap "$rc" "the placement profile leaves them out for runs that did not count them" "$(prof_row profold)"
+prof_row profpair | grep -q "| probes | pair's decisions | pair's kept | pair's hint dropped | pair's probes |$" &&
+	grep -q '^| arm | .* | 3.0% | 50 | 96.0% | 2.0% | 2.0% |$' "$scratch/profpair/table.md" && rc=0 || rc=1
+tap "$rc" "the placement profile gives the main pair's decisions and shares where traced" \
+	"$(grep -A4 '^#### pipe: placement profile' "$scratch/profpair/table.md")"
+! prof_row profnopair | grep -q "pair's" && prof_row profnopair | grep -q '| probes |$' && rc=0 || rc=1
+tap "$rc" "and leaves them out where the runs were not traced (PAIRS=0)" "$(prof_row profnopair)"
 
 # The cross-topology tables of each base's README.md are the ones its
 # committed summaries give.

@@ -45,7 +45,9 @@ LANDINGS = [c for c in DEFS["STATS_COUNTERS"] if c.startswith("landed_")]
 CONTEXTS = [c for c in DEFS["STATS_COUNTERS"] if c.startswith("context_")]
 PROFILE = ["ops"] + DEFS["STATS_COUNTERS"] + DEFS["SYSTEM_COUNTERS"]
 # Older runs: without the unjudged promises and probes (V2), also without
-# the contexts (V1).
+# the contexts (V1). Since 2026-12-07 the main pair's own decisions
+# (make bench PAIRS=1; empty without it) follow.
+PAIRS = DEFS["PAIR_COUNTERS"]
 PROFILE_V2 = [c for c in PROFILE if c not in ("promise_unjudged", "probe")]
 PROFILE_V1 = [c for c in PROFILE_V2 if c not in CONTEXTS]
 ARM_ORDER = ["base", "patched-off", "off"] + DEFS["POLICIES"] + ["groups"]
@@ -68,6 +70,15 @@ PROFILE_NOTE = (
     "it is not independent of timing (an idle vCPU, a tick that catches a waker "
     "before it sleeps), so it carries to hardware better than the timings, not "
     "exactly.")
+PAIRS_NOTE = (
+    "Traced (make bench PAIRS=1): the pair's figures count the decisions between "
+    "each run's main pair, the two tasks with the most decisions between them, "
+    "both ways (the sched_sync_wakeup trace event; task and softirq_bh context, "
+    "where the waker is current): a pipe's or sockperf's pair, the UDP sender and "
+    "its receiver, without the workload's setup, its exit and other wakers; and "
+    "the shares of them whose verdict was kept_on_waker_cpu, hint_dropped and "
+    "probe (hint-only's verdict is hint_only: never kept, wherever its wakee "
+    "lands). The event's cost is in these runs' times.")
 CONFIDENCE = 0.95
 TEST = "95% confidence interval of the change of the mean (Welch, unequal variances)"
 PAIRED = ("the geometric mean of the per-round ratio to the baseline, with the 95% t "
@@ -164,7 +175,7 @@ def read_rows(paths):
         with f:
             reader = csv.DictReader(f)
             if reader.fieldnames not in (COLUMNS, COLUMNS + PROFILE_V1, COLUMNS + PROFILE_V2,
-                                         COLUMNS + PROFILE):
+                                         COLUMNS + PROFILE, COLUMNS + PROFILE + PAIRS):
                 die(f"{path}: header is {reader.fieldnames}, want {','.join(COLUMNS)} "
                     "(and the placement columns after them): "
                     "is it a raw.csv from bench/guest-bench.py?")
@@ -310,6 +321,14 @@ def share(r, parts, whole):
         return None
 
 
+def total(r, col):
+    """One run's count in col; None if not counted."""
+    try:
+        return int(r[col])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def per_op(r, cols, scale=1.0):
     """sum of cols / ops of one run, times scale; None if not counted."""
     try:
@@ -338,7 +357,14 @@ PROFILE_FIGURES = [
     ("promises unjudged", "share",
      lambda r: share(r, ["promise_unjudged"], ["promise_kept", "promise_broken", "promise_unjudged"])),
     ("probes", "share", lambda r: share(r, ["probe"], ["sync_wakeups"])),
+    ("pair's decisions", ".4g", lambda r: total(r, "pair_sync")),
+    ("pair's kept", "share", lambda r: share(r, ["pair_kept"], ["pair_sync"])),
+    ("pair's hint dropped", "share", lambda r: share(r, ["pair_dropped"], ["pair_sync"])),
+    ("pair's probes", "share", lambda r: share(r, ["pair_probe"], ["pair_sync"])),
 ]
+# Left out of a table where no run counted them.
+PROFILE_LATE = ("promises unjudged", "probes", "pair's decisions", "pair's kept",
+                "pair's hint dropped", "pair's probes")
 
 
 def profiles(rows):
@@ -380,10 +406,10 @@ def profile_table(w, by_arm, arms):
           "a datagram received" if w == "udp-stream" else
           "an operation of its closing table" if w.startswith("tbench") else "a round trip")
     shown = [a for a in arms if a in by_arm]
-    # A figure older runs did not count (unjudged promises, probes) is left out.
+    # A figure older runs did not count (PROFILE_LATE) is left out.
     cols = [i for i in range(len(PROFILE_FIGURES))
             if any(by_arm[a][i] is not None for a in shown)
-            or PROFILE_FIGURES[i][0] not in ("promises unjudged", "probes")]
+            or PROFILE_FIGURES[i][0] not in PROFILE_LATE]
     out = [f"#### {w}: placement profile (mean over runs; op: {op})\n",
            "| arm | " + " | ".join(PROFILE_FIGURES[i][0] for i in cols) + " |",
            "|---|" + "--:|" * len(cols)]
@@ -650,6 +676,8 @@ def main():
     prof = profiles(rows)
     if prof:
         md += [PROFILE_NOTE, ""]
+    if any(total(r, "pair_sync") is not None for r in rows):
+        md += [PAIRS_NOTE, ""]
     md += workload_tables(groups, arms, workloads, args.baseline, cmds, prof)
     text = "\n".join(md)
     with open(os.path.join(outdir, "table.md"), "w") as f:

@@ -21,6 +21,9 @@ Environment:
   WORKLOADS   subset of the workloads listed by --check (default all),
               and WORKLOADS_EXTRA's pair-stream
   QUICK       1 = smoke-test sizes
+  PAIRS       1 = count each run's main pair's own decisions from the
+              sched:sched_sync_wakeup trace event (its cost is in the
+              run's time: a placement pass, not a timing one)
   PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS
   UDP_PORT    workload sizes and ports (defaults: bench/workloads.py)
 A kernel without the feature (the unpatched base) can run ARMS=off: the
@@ -34,6 +37,7 @@ BENCH_KCONFIG names the running kernel's config where neither
 Everything done once per run stays in this process: under TCG a fork and
 exec costs 75-150 ms, more than some of the workloads.
 """
+import collections
 import gzip
 import os
 import re
@@ -52,10 +56,12 @@ ARMS_ALL = ["off"] + DEFS["POLICIES"]
 BENCH_GROUPS = {"pair": "bench-pair", "stream": "bench-stream"}
 STATS_COUNTERS = DEFS["STATS_COUNTERS"]
 SYSTEM_COUNTERS = DEFS["SYSTEM_COUNTERS"]
+PAIR_COUNTERS = DEFS["PAIR_COUNTERS"]
 
 FEATURES = os.environ.get("BENCH_FEATURES", "/sys/kernel/debug/sched/features")
 POLICY = os.environ.get("BENCH_POLICY", "/proc/sys/kernel/sched_sync_wakeup_policy")
 STATS = os.environ.get("BENCH_STATS", "/sys/kernel/debug/sched/sync_wakeup_stats")
+TRACING = os.environ.get("BENCH_TRACING", "/sys/kernel/tracing")
 
 
 class Stop(Exception):
@@ -90,6 +96,9 @@ def settings(env):
     if quick not in wl.SIZES:
         die(f"QUICK={quick}: use 0 or 1")
     s = {"QUICK": quick}
+    s["PAIRS"] = env.get("PAIRS") or "0"
+    if s["PAIRS"] not in ("0", "1"):
+        die(f"PAIRS={s['PAIRS']}: use 0 or 1")
     for name, default in list(wl.SIZES[quick].items()) + list(wl.PORTS.items()):
         s[name] = count(name, env.get(name) or str(default))
     if s["TB_SECS"] < 2:
@@ -200,6 +209,45 @@ def read_counters():
     return c
 
 
+# --- the main pair's own decisions (PAIRS=1) ---------------------------------
+
+# A sched_sync_wakeup line of the trace (patch 0013): the task the line
+# names is the waker (current; in a softirq_bh decision, the sender whose
+# local_bh_enable() ran the receive path), comm and pid the wakee's. Only
+# decisions with a waker (task and softirq_bh context) have a pair.
+DECISION = re.compile(r"^\s*.*-(\d+)\s+\[\d+\] .*\ssched_sync_wakeup: comm=.* pid=(\d+) "
+                      r"policy=\S+ verdict=(\S+) ctx=(?:task|softirq_bh) ")
+
+
+def pair_counts(lines):
+    """PAIR_COUNTERS of one run from its trace's lines: the decisions between
+    the two tasks with the most decisions between them, both ways (a pipe's
+    or sockperf's pair; the UDP sender and its receiver), so that the
+    workload's setup, its exit and its servers' other wakeups do not count."""
+    pairs = collections.defaultdict(collections.Counter)
+    for line in lines:
+        m = DECISION.match(line)
+        if m:
+            waker, wakee, verdict = m.groups()
+            pairs[frozenset((waker, wakee))][verdict] += 1
+    # The first of equals in the trace's order: a tie is decided the same
+    # way on every reading.
+    top = max(pairs.values(), key=lambda c: sum(c.values()), default=collections.Counter())
+    return {"pair_sync": str(sum(top.values())), "pair_kept": str(top["kept_on_waker_cpu"]),
+            "pair_dropped": str(top["hint_dropped"]), "pair_probe": str(top["probe"])}
+
+
+def trace_overruns():
+    """Events the trace buffers lost since boot, over every CPU."""
+    lost = 0
+    cpus = os.path.join(TRACING, "per_cpu")
+    for cpu in os.listdir(cpus):
+        with open(os.path.join(cpus, cpu, "stats"), encoding="utf-8") as f:
+            lost += sum(int(v) for k, _, v in (line.partition(":") for line in f)
+                        if k == "overrun")
+    return lost
+
+
 # --- the system's own counters, around every run -----------------------------
 
 # /proc/schedstat's domain lines by version: the words before the counters
@@ -301,6 +349,7 @@ class Bench:
         self.server_logs = None
         self.cgroot = None
         self.cpu_was_on = True
+        self.trace_was = []
 
     def progress(self, text):
         """A time-stamped line to $RESULTS/progress (bench/run.sh follows
@@ -325,7 +374,7 @@ class Bench:
         leaves an arm behind."""
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        put_back = [("/proc/sys/kernel/sched_schedstats", self.schedstat_was)]
+        put_back = [("/proc/sys/kernel/sched_schedstats", self.schedstat_was)] + self.trace_was
         if feature_present() and os.access(FEATURES, os.W_OK):
             put_back += [(POLICY, self.policy_was), (FEATURES, self.feature_was)]
         for path, value in put_back:
@@ -423,6 +472,33 @@ class Bench:
         write(knob, "1", "1 (kernel.sched_schedstats)")
         self.schedstat = SCHEDSTAT_LAYOUTS[v]
 
+    def pairs_on(self):
+        """PAIRS=1: the sched_sync_wakeup event on for the whole session,
+        with buffers that hold an apart run's thousands of decisions; what
+        they were is put back at the end."""
+        event = os.path.join(TRACING, "events/sched/sched_sync_wakeup/enable")
+        if not os.path.isdir(os.path.join(TRACING, "events")):
+            # A guest's init mounts no tracefs.
+            subprocess.run(["mount", "-t", "tracefs", "nodev", TRACING], check=False,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not os.path.exists(event):
+            die(f"PAIRS=1 reads the sched:sched_sync_wakeup trace event, and {event} is "
+                "missing: boot the bench or test kernel (patch 0013), or drop PAIRS=1")
+        size = os.path.join(TRACING, "buffer_size_kb")
+        self.trace_was = [(event, read_line(event)), (size, read_line(size))]
+        write(size, "4096", "4096 (the trace buffers' size, in KB per CPU)")
+        write(event, "1", "1 (the sched_sync_wakeup event on)")
+
+    def pairs_read(self, lost):
+        """The run's PAIR_COUNTERS from the trace, after trace_overruns()
+        read lost before the run."""
+        lost = trace_overruns() - lost
+        if lost:
+            die(f"the trace lost {lost} events in one run: its pair counts would be short; "
+                "run fewer or shorter runs with PAIRS=1")
+        with open(os.path.join(TRACING, "trace"), encoding="utf-8", errors="replace") as f:
+            return pair_counts(f)
+
     # -- the servers of sockperf, tbench and iperf3, started once each
     def start_server(self, name):
         p = self.servers.get(name)
@@ -476,6 +552,11 @@ class Bench:
             self.start_server(server)
         set_arm(arm)
         reset_counters()
+        lost = 0
+        if self.s["PAIRS"] == "1":
+            # Opened for writing, the trace empties every CPU's buffer.
+            open(os.path.join(TRACING, "trace"), "w", encoding="utf-8").close()
+            lost = trace_overruns()
         # After the arm is set: flipping a feature sends IPIs of its own.
         before = sample_system(self.schedstat)
         try:
@@ -489,6 +570,8 @@ class Bench:
             die(f"{w} under arm {arm} cannot start: {cmd}: {e.strerror}")
         delta = system_delta(before, sample_system(self.schedstat))
         counters = read_counters()
+        counters.update(self.pairs_read(lost) if self.s["PAIRS"] == "1"
+                        else dict.fromkeys(PAIR_COUNTERS, ""))
         # As the shell reports it: 128 + the signal that ended it.
         rc = rc if rc >= 0 else 128 - rc
         with open(os.path.join(self.results, "runs.log"), "a", encoding="utf-8") as f:
@@ -523,6 +606,9 @@ class Bench:
             lines.append(f"tool.{tool}: {first_line([tool, arg])}")
         lines += [f"rounds: {s['ROUNDS']}", f"arms: {' '.join(s['arms'])}",
                   f"workloads: {' '.join(s['workloads'])}", f"quick: {s['QUICK']}",
+                  f"pairs: {s['PAIRS']}" + (" (sched:sched_sync_wakeup traced in every run: "
+                                            "the times include its cost)"
+                                            if s["PAIRS"] == "1" else ""),
                   f"method: one discarded warm-up run per workload (arm {s['arms'][0]}); then "
                   "per round, per workload, every arm, arm order rotated by one each round; "
                   "arm set and counters reset before each run"]
@@ -544,10 +630,12 @@ class Bench:
                        {p for name in wl.SERVERS for p in wl.programs(wl.server_command(name, s))} |
                        {"ss"}))
         self.schedstats_on()
+        if s["PAIRS"] == "1":
+            self.pairs_on()
         self.write_meta()
         raw = open(os.path.join(self.results, "raw.csv"), "w", encoding="utf-8")
-        raw.write(",".join(DEFS["CSV_COLUMNS"] + ["ops"] + STATS_COUNTERS + SYSTEM_COUNTERS)
-                  + "\n")
+        raw.write(",".join(DEFS["CSV_COLUMNS"] + ["ops"] + STATS_COUNTERS + SYSTEM_COUNTERS
+                           + PAIR_COUNTERS) + "\n")
         raw.flush()
         start = now_us()
         self.progress(f"start: {s['ROUNDS']} rounds x {len(wls)} workloads x {len(arms)} arms = "
@@ -573,7 +661,8 @@ class Bench:
                     t0 = now_us()
                     metrics, ops, c, delta = self.run_one(w, a)
                     dt = now_us() - t0
-                    profile = [c[x] for x in STATS_COUNTERS] + [delta[x] for x in SYSTEM_COUNTERS]
+                    profile = ([c[x] for x in STATS_COUNTERS] + [delta[x] for x in SYSTEM_COUNTERS]
+                               + [c[x] for x in PAIR_COUNTERS])
                     for m in metrics:
                         raw.write(",".join([str(r), w, a, *m, c["sync"], c["kept"],
                                             c["declined"], c["dropped"], ops, *profile]) + "\n")
@@ -705,6 +794,7 @@ def plan(s):
     print(f"arms: {' '.join(s['arms'])}")
     print(f"workloads: {' '.join(s['workloads'])}")
     print(f"rounds: {s['ROUNDS']}")
+    print(f"pairs: {s['PAIRS']}")
     print(f"runs: {s['runs']} measured, {len(s['workloads'])} warm-up")
     for w in s["workloads"]:
         print(f"  {w}: {s['cmd'][w]}")

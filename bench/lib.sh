@@ -6,7 +6,7 @@
 # shellcheck disable=SC2034 # used by the scripts that source this file
 BENCH="$REPO/bench"
 # Variables handed to bench/guest-bench.py in the guest.
-GUEST_VARS="ROUNDS ARMS WORKLOADS QUICK PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT"
+GUEST_VARS="ROUNDS ARMS WORKLOADS QUICK PAIRS PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT"
 
 # plan KEY: the KEY line of the guest's plan for the current variables
 # (guest-bench.py --check), without "KEY: ".

@@ -7,7 +7,11 @@ captured it (flat, icount clock, 2026-12-03), expected.csv the figures
 raw.csv got for those runs. schedstat-*-smt are /proc/schedstat of a 6.12
 (version 16) and a 7.3 (version 17) test guest on smt after a pipe and a
 hackbench run (2026-12-06); the counters guest-bench.py must read from them
-were summed with awk from the field numbers of sched-stats.rst. With arguments, RUNS_LOG RAW_CSV of a whole
+were summed with awk from the field numbers of sched-stats.rst.
+pipe-cpu01.trace and sockperf.trace are the sched_sync_wakeup trace of a
+pipe-cpu01 run and of a sockperf ping-pong under honest-waker (flat, icount
+clock, bench kernel, 2026-12-07; the server a long-lived one); the pair
+counts guest-bench.py must give were counted with sort | uniq -c. With arguments, RUNS_LOG RAW_CSV of a whole
 bench are re-parsed too: every measured run must give its raw.csv rows.
 """
 import csv
@@ -148,6 +152,27 @@ def main(argv):
         want = dict(want, ttwu_count=5, ttwu_local=6, run_delay_ns=8)
         got = gb.schedstat_counts(lines, gb.SCHEDSTAT_LAYOUTS[version])
         tap(got == want, f"{version}: each counter from its numbered field", f"got {got}, want {want}")
+
+    # make bench PAIRS=1: the decisions between the run's main pair.
+    trace = {}
+    for name in ("pipe-cpu01", "sockperf"):
+        with open(os.path.join(HERE, "testdata", f"{name}.trace"), encoding="utf-8") as f:
+            trace[name] = f.read().splitlines()
+    pipe = dict(pair_sync="140", pair_kept="135", pair_dropped="1", pair_probe="3")
+    sock = dict(pair_sync="149", pair_kept="142", pair_dropped="0", pair_probe="4")
+    no_waker = [line.replace("ctx=softirq_bh ", "ctx=softirq ") for line in trace["sockperf"]]
+    cases = [
+        ("a pipe pair's decisions, both ways", trace["pipe-cpu01"], pipe),
+        ("sockperf's pair, its softirq_bh decisions by the sender", trace["sockperf"], sock),
+        ("the pair with the most decisions, another pair's left out",
+         trace["pipe-cpu01"] + trace["sockperf"], sock),
+        ("decisions with no waker (softirq) are no pair's", trace["pipe-cpu01"] + no_waker, pipe),
+        ("no decision, no pair", trace["pipe-cpu01"][:11],
+         dict.fromkeys(DEFS["PAIR_COUNTERS"], "0")),
+    ]
+    for what, lines, want in cases:
+        got = gb.pair_counts(lines)
+        tap(got == want, f"pair counts: {what}", f"got {got}, want {want}")
 
     for log, raw in zip(argv[1::2], argv[2::2]):
         with open(raw, encoding="utf-8") as f:

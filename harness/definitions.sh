@@ -106,6 +106,9 @@ GROUPS_ARM='reciprocal-only no-sync'
 CSV_COLUMNS='round workload arm metric value unit better sync_wakeups kept_on_waker_cpu declined_total hint_dropped'
 STATS_COUNTERS='landed_waker_cpu landed_smt_sibling landed_same_llc landed_other_llc promise_kept promise_broken context_task context_softirq_bh context_softirq context_hardirq promise_unjudged probe'
 SYSTEM_COUNTERS='ipi_resched ipi_call ctx_switches ttwu_count ttwu_local ttwu_wake_remote ttwu_move_affine lb_migrations run_delay_ns'
+# The decisions between each run's main pair, from the trace (make bench
+# PAIRS=1; bench/guest-bench.py's pair_counts()); empty without it.
+PAIR_COUNTERS='pair_sync pair_kept pair_dropped pair_probe'
 
 # TCG's threads unless TCG_THREAD says otherwise: one for every vCPU.
 # Multi-threaded TCG oopses when a static key is patched, as every switch
@@ -117,7 +120,7 @@ TCG_THREAD_DEFAULT='single'
 VARIABLES='ARCH BASE KSRC FLAVOUR TOPO TOPOS ACCEL TCG_THREAD CLOCK APPEND TIMEOUT CMD
 TESTS STRESS_SECS BOOT_TIMEOUT GUEST_JOBS DURATION REPEATS SCHED_FEATURES DISCARD_TREE
 CLONE_TARGET CLONE_USER SERIES_BUILDS
-ROUNDS ARMS WORKLOADS QUICK BASELINE NOBUILD HOST BOOTS SINCE A B
+ROUNDS ARMS WORKLOADS QUICK PAIRS BASELINE NOBUILD HOST BOOTS SINCE A B
 PIPE_LOOPS MSG_LOOPS HB_LOOPS SOCK_SECS SOCK_PORT TB_SECS UDP_SECS UDP_PORT
 BASECONFIG LOCALMODCONFIG LSMOD DBG'
 # Kbuild's own, passed on to every kernel build (verbosity, warnings,
