@@ -71,14 +71,20 @@ PROFILE_NOTE = (
     "before it sleeps), so it carries to hardware better than the timings, not "
     "exactly.")
 PAIRS_NOTE = (
-    "Traced (make bench PAIRS=1): the pair's figures count the decisions between "
-    "each run's main pair, the two tasks with the most decisions between them, "
-    "both ways (the sched_sync_wakeup trace event; task and softirq_bh context, "
-    "where the waker is current): a pipe's or sockperf's pair, the UDP sender and "
-    "its receiver, without the workload's setup, its exit and other wakers; and "
-    "the shares of them whose verdict was kept_on_waker_cpu, hint_dropped and "
-    "probe (hint-only's verdict is hint_only: never kept, wherever its wakee "
-    "lands). The event's cost is in these runs' times.")
+    "Traced (make bench PAIRS=1): \"pair's decisions\" counts the decisions "
+    "between each run's main pair, the two tasks with the most decisions between "
+    "them, both ways (the sched_sync_wakeup trace event; task and softirq_bh "
+    "context, where the waker is current): a pipe's or sockperf's pair, the UDP "
+    "sender and its receiver, without the workload's setup, its exit and other "
+    "wakers; counted only for the workloads with one pair (PAIR_WORKLOADS). The "
+    "shares are those of their verdicts kept_on_waker_cpu, hint_dropped and probe; "
+    "the rest were declined (hint-only's verdict is hint_only: never kept, "
+    "wherever its wakee lands).")
+PAIRS_COST = (
+    "**Traced runs (make bench PAIRS=1)**: the trace event's cost grows with the "
+    "decisions an arm makes (hundreds a run for a pair kept together, thousands "
+    "for one apart), so these times compare neither between arms nor with "
+    "untraced runs: read the placement, not the changes.")
 CONFIDENCE = 0.95
 TEST = "95% confidence interval of the change of the mean (Welch, unequal variances)"
 PAIRED = ("the geometric mean of the per-round ratio to the baseline, with the 95% t "
@@ -357,7 +363,7 @@ PROFILE_FIGURES = [
     ("promises unjudged", "share",
      lambda r: share(r, ["promise_unjudged"], ["promise_kept", "promise_broken", "promise_unjudged"])),
     ("probes", "share", lambda r: share(r, ["probe"], ["sync_wakeups"])),
-    ("pair's decisions", ".4g", lambda r: total(r, "pair_sync")),
+    ("pair's decisions", ".0f", lambda r: total(r, "pair_sync")),
     ("pair's kept", "share", lambda r: share(r, ["pair_kept"], ["pair_sync"])),
     ("pair's hint dropped", "share", lambda r: share(r, ["pair_dropped"], ["pair_sync"])),
     ("pair's probes", "share", lambda r: share(r, ["pair_probe"], ["pair_sync"])),
@@ -670,13 +676,16 @@ def main():
               "Fired share: mean over runs of kept_on_waker_cpu / sync_wakeups and "
               "hint_dropped / sync_wakeups from debugfs sched/sync_wakeup_stats "
               "(\"-\": not counted, e.g. feature off or unpatched kernel).")
+    traced = any(total(r, "pair_sync") is not None for r in rows)
+    if traced:
+        md += ["", PAIRS_COST]
     md += ["", "## Summary in the layout of the thread's tables", ""]
     md += summary_tables(groups, arms, args.baseline)
     md += ["## Per workload", ""]
     prof = profiles(rows)
     if prof:
         md += [PROFILE_NOTE, ""]
-    if any(total(r, "pair_sync") is not None for r in rows):
+    if traced:
         md += [PAIRS_NOTE, ""]
     md += workload_tables(groups, arms, workloads, args.baseline, cmds, prof)
     text = "\n".join(md)

@@ -25,7 +25,7 @@ import analyze as an
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results")
 META_KEYS = ["guest.kernel", "guest.preempt", "guest.cmdline", "host.cpu", "accel", "clock",
-             "topology", "repo", "tcg.thread"]
+             "topology", "repo", "tcg.thread", "pairs"]
 
 
 def die(msg):
@@ -53,6 +53,9 @@ def meta(paths):
     for key, val in an.read_meta(paths):
         if key in META_KEYS:
             out.setdefault(key, val.split(" (")[0])
+    # Runs from before PAIRS=1 were not traced; untraced runs need no row.
+    if out.get("pairs", "0") == "0":
+        out.pop("pairs", None)
     return out
 
 

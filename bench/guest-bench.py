@@ -215,20 +215,27 @@ def read_counters():
 # names is the waker (current; in a softirq_bh decision, the sender whose
 # local_bh_enable() ran the receive path), comm and pid the wakee's. Only
 # decisions with a waker (task and softirq_bh context) have a pair.
+EVENT = " sched_sync_wakeup: "
 DECISION = re.compile(r"^\s*.*-(\d+)\s+\[\d+\] .*\ssched_sync_wakeup: comm=.* pid=(\d+) "
-                      r"policy=\S+ verdict=(\S+) ctx=(?:task|softirq_bh) ")
+                      r"policy=\S+ verdict=(\S+) ctx=(\S+) ")
 
 
 def pair_counts(lines):
     """PAIR_COUNTERS of one run from its trace's lines: the decisions between
     the two tasks with the most decisions between them, both ways (a pipe's
     or sockperf's pair; the UDP sender and its receiver), so that the
-    workload's setup, its exit and its servers' other wakeups do not count."""
+    workload's setup, its exit and its servers' other wakeups do not count.
+    Stops at a decision's line it cannot read (another trace format)."""
     pairs = collections.defaultdict(collections.Counter)
     for line in lines:
+        if EVENT not in line:
+            continue
         m = DECISION.match(line)
-        if m:
-            waker, wakee, verdict = m.groups()
+        if not m:
+            die(f"cannot read the trace's line '{line.strip()}': is an option such as "
+                "latency-format or record-tgid set in the trace instance?")
+        waker, wakee, verdict, ctx = m.groups()
+        if ctx in ("task", "softirq_bh"):
             pairs[frozenset((waker, wakee))][verdict] += 1
     # The first of equals in the trace's order: a tie is decided the same
     # way on every reading.
@@ -237,14 +244,15 @@ def pair_counts(lines):
             "pair_dropped": str(top["hint_dropped"]), "pair_probe": str(top["probe"])}
 
 
-def trace_overruns():
-    """Events the trace buffers lost since boot, over every CPU."""
+def trace_lost(trace):
+    """Events the trace instance's buffers lost since it was last cleared,
+    over every CPU: overwritten, dropped when full, or lost in a commit."""
     lost = 0
-    cpus = os.path.join(TRACING, "per_cpu")
+    cpus = os.path.join(trace, "per_cpu")
     for cpu in os.listdir(cpus):
         with open(os.path.join(cpus, cpu, "stats"), encoding="utf-8") as f:
             lost += sum(int(v) for k, _, v in (line.partition(":") for line in f)
-                        if k == "overrun")
+                        if k in ("overrun", "commit overrun", "dropped events"))
     return lost
 
 
@@ -349,7 +357,7 @@ class Bench:
         self.server_logs = None
         self.cgroot = None
         self.cpu_was_on = True
-        self.trace_was = []
+        self.trace = None
 
     def progress(self, text):
         """A time-stamped line to $RESULTS/progress (bench/run.sh follows
@@ -374,7 +382,7 @@ class Bench:
         leaves an arm behind."""
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        put_back = [("/proc/sys/kernel/sched_schedstats", self.schedstat_was)] + self.trace_was
+        put_back = [("/proc/sys/kernel/sched_schedstats", self.schedstat_was)]
         if feature_present() and os.access(FEATURES, os.W_OK):
             put_back += [(POLICY, self.policy_was), (FEATURES, self.feature_was)]
         for path, value in put_back:
@@ -394,6 +402,10 @@ class Bench:
             self.groups_remove()
         except OSError as e:
             print(f"guest-bench: removing pair-stream's groups: {e}", file=sys.stderr)
+        try:
+            self.pairs_off()
+        except OSError as e:
+            print(f"guest-bench: removing the trace instance: {e}", file=sys.stderr)
 
     # -- pair-stream's two cpu cgroups, made once, removed at the end
     def groups_make(self):
@@ -473,30 +485,42 @@ class Bench:
         self.schedstat = SCHEDSTAT_LAYOUTS[v]
 
     def pairs_on(self):
-        """PAIRS=1: the sched_sync_wakeup event on for the whole session,
-        with buffers that hold an apart run's thousands of decisions; what
-        they were is put back at the end."""
-        event = os.path.join(TRACING, "events/sched/sched_sync_wakeup/enable")
-        if not os.path.isdir(os.path.join(TRACING, "events")):
+        """PAIRS=1: the sched_sync_wakeup event on for the whole session in a
+        trace instance of the bench's own (its buffers, options and state;
+        removed at the end, the global buffer left alone), with buffers
+        that hold one run's decisions (up to about 70,000, hackbench-g4)."""
+        if TRACING == "/sys/kernel/tracing" and not os.path.isdir(TRACING + "/instances"):
             # A guest's init mounts no tracefs.
             subprocess.run(["mount", "-t", "tracefs", "nodev", TRACING], check=False,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        inst = os.path.join(TRACING, "instances", "bench-pairs")
+        try:
+            os.mkdir(inst)
+        except OSError as e:
+            die(f"PAIRS=1 cannot make the trace instance {inst}: {e.strerror} (left by an "
+                "interrupted bench? rmdir it)")
+        self.trace = inst
+        event = os.path.join(inst, "events/sched/sched_sync_wakeup/enable")
         if not os.path.exists(event):
-            die(f"PAIRS=1 reads the sched:sched_sync_wakeup trace event, and {event} is "
-                "missing: boot the bench or test kernel (patch 0013), or drop PAIRS=1")
-        size = os.path.join(TRACING, "buffer_size_kb")
-        self.trace_was = [(event, read_line(event)), (size, read_line(size))]
-        write(size, "4096", "4096 (the trace buffers' size, in KB per CPU)")
+            die("PAIRS=1 reads the sched:sched_sync_wakeup trace event, which this kernel "
+                "lacks: boot the bench or test kernel (patch 0013), or drop PAIRS=1")
+        write(os.path.join(inst, "buffer_size_kb"), "4096",
+              "4096 (the trace buffers' size, in KB per CPU)")
         write(event, "1", "1 (the sched_sync_wakeup event on)")
 
+    def pairs_off(self):
+        if self.trace:
+            os.rmdir(self.trace)
+            self.trace = None
+
     def pairs_read(self, lost):
-        """The run's PAIR_COUNTERS from the trace, after trace_overruns()
-        read lost before the run."""
-        lost = trace_overruns() - lost
+        """The run's PAIR_COUNTERS from the trace, after trace_lost() read
+        lost before the run."""
+        lost = trace_lost(self.trace) - lost
         if lost:
             die(f"the trace lost {lost} events in one run: its pair counts would be short; "
-                "run fewer or shorter runs with PAIRS=1")
-        with open(os.path.join(TRACING, "trace"), encoding="utf-8", errors="replace") as f:
+                "make the runs shorter (PIPE_LOOPS, SOCK_SECS, UDP_SECS)")
+        with open(os.path.join(self.trace, "trace"), encoding="utf-8", errors="replace") as f:
             return pair_counts(f)
 
     # -- the servers of sockperf, tbench and iperf3, started once each
@@ -553,10 +577,11 @@ class Bench:
         set_arm(arm)
         reset_counters()
         lost = 0
-        if self.s["PAIRS"] == "1":
+        pairs = self.s["PAIRS"] == "1" and w in DEFS["PAIR_WORKLOADS"]
+        if pairs:
             # Opened for writing, the trace empties every CPU's buffer.
-            open(os.path.join(TRACING, "trace"), "w", encoding="utf-8").close()
-            lost = trace_overruns()
+            open(os.path.join(self.trace, "trace"), "w", encoding="utf-8").close()
+            lost = trace_lost(self.trace)
         # After the arm is set: flipping a feature sends IPIs of its own.
         before = sample_system(self.schedstat)
         try:
@@ -570,8 +595,7 @@ class Bench:
             die(f"{w} under arm {arm} cannot start: {cmd}: {e.strerror}")
         delta = system_delta(before, sample_system(self.schedstat))
         counters = read_counters()
-        counters.update(self.pairs_read(lost) if self.s["PAIRS"] == "1"
-                        else dict.fromkeys(PAIR_COUNTERS, ""))
+        counters.update(self.pairs_read(lost) if pairs else dict.fromkeys(PAIR_COUNTERS, ""))
         # As the shell reports it: 128 + the signal that ended it.
         rc = rc if rc >= 0 else 128 - rc
         with open(os.path.join(self.results, "runs.log"), "a", encoding="utf-8") as f:

@@ -8,10 +8,15 @@ raw.csv got for those runs. schedstat-*-smt are /proc/schedstat of a 6.12
 (version 16) and a 7.3 (version 17) test guest on smt after a pipe and a
 hackbench run (2026-12-06); the counters guest-bench.py must read from them
 were summed with awk from the field numbers of sched-stats.rst.
+
 pipe-cpu01.trace and sockperf.trace are the sched_sync_wakeup trace of a
 pipe-cpu01 run and of a sockperf ping-pong under honest-waker (flat, icount
-clock, bench kernel, 2026-12-07; the server a long-lived one); the pair
-counts guest-bench.py must give were counted with sort | uniq -c. With arguments, RUNS_LOG RAW_CSV of a whole
+clock, bench kernel, 2026-12-07; the server a long-lived one; a waker on
+probation whose wakee did not last wake it shows policy=no-sync, the
+policy it got); the pair counts guest-bench.py must give were counted with
+sort | uniq -c.
+
+With arguments, RUNS_LOG RAW_CSV of a whole
 bench are re-parsed too: every measured run must give its raw.csv rows.
 """
 import csv
@@ -19,6 +24,7 @@ import importlib.util
 import os
 import re
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import workloads as wl  # noqa: E402
@@ -161,18 +167,42 @@ def main(argv):
     pipe = dict(pair_sync="140", pair_kept="135", pair_dropped="1", pair_probe="3")
     sock = dict(pair_sync="149", pair_kept="142", pair_dropped="0", pair_probe="4")
     no_waker = [line.replace("ctx=softirq_bh ", "ctx=softirq ") for line in trace["sockperf"]]
+    none_kept = [line.replace("verdict=kept_on_waker_cpu ", "verdict=declined_waker_busy ")
+                 for line in trace["sockperf"]]
+    spaced = [line.replace("sockperf-", "sock perf-").replace("comm=sockperf ", "comm=sock perf ")
+              for line in trace["sockperf"]]
     cases = [
         ("a pipe pair's decisions, both ways", trace["pipe-cpu01"], pipe),
         ("sockperf's pair, its softirq_bh decisions by the sender", trace["sockperf"], sock),
         ("the pair with the most decisions, another pair's left out",
          trace["pipe-cpu01"] + trace["sockperf"], sock),
         ("decisions with no waker (softirq) are no pair's", trace["pipe-cpu01"] + no_waker, pipe),
+        ("the pair with the most decisions, not the most kept", trace["pipe-cpu01"] + none_kept,
+         dict(sock, pair_kept="0")),
+        ("a comm with a space in it", spaced, sock),
         ("no decision, no pair", trace["pipe-cpu01"][:11],
          dict.fromkeys(DEFS["PAIR_COUNTERS"], "0")),
     ]
     for what, lines, want in cases:
         got = gb.pair_counts(lines)
         tap(got == want, f"pair counts: {what}", f"got {got}, want {want}")
+
+    try:
+        gb.pair_counts(trace["pipe-cpu01"][:12] + [" sched-pipe-53 sched_sync_wakeup: comm=x"])
+        tap(False, "a decision's line in another format stops the count", "it was skipped")
+    except gb.Stop as e:
+        tap("cannot read the trace's line" in str(e),
+            "a decision's line in another format stops the count", e)
+    # Every CPU's losses of every kind, as per_cpu/cpuN/stats gives them.
+    with tempfile.TemporaryDirectory() as d:
+        for cpu, (over, commit, dropped) in enumerate([(2, 0, 0), (0, 3, 5)]):
+            os.makedirs(os.path.join(d, "per_cpu", f"cpu{cpu}"))
+            with open(os.path.join(d, "per_cpu", f"cpu{cpu}", "stats"), "w", encoding="utf-8") as f:
+                f.write(f"entries: 7\noverrun: {over}\ncommit overrun: {commit}\n"
+                        f"bytes: 560\noldest event ts: 8.372353\ndropped events: {dropped}\n"
+                        "read events: 0\n")
+        tap(gb.trace_lost(d) == 10, "trace_lost() sums overruns, commit overruns and drops",
+            gb.trace_lost(d))
 
     for log, raw in zip(argv[1::2], argv[2::2]):
         with open(raw, encoding="utf-8") as f:

@@ -109,6 +109,8 @@ SYSTEM_COUNTERS='ipi_resched ipi_call ctx_switches ttwu_count ttwu_local ttwu_wa
 # The decisions between each run's main pair, from the trace (make bench
 # PAIRS=1; bench/guest-bench.py's pair_counts()); empty without it.
 PAIR_COUNTERS='pair_sync pair_kept pair_dropped pair_probe'
+# The workloads with one such pair (the others' pairs are many and alike).
+PAIR_WORKLOADS='pipe pipe-cpu01 pipe-cpu0 sockperf tbench-1 udp-stream'
 
 # TCG's threads unless TCG_THREAD says otherwise: one for every vCPU.
 # Multi-threaded TCG oopses when a static key is patched, as every switch
