@@ -190,6 +190,10 @@ tap "$rc" "the placement profile gives the main pair's decisions and shares wher
 	"$(grep -A4 '^#### pipe: placement profile' "$scratch/profpair/table.md")"
 ! prof_row profnopair | grep -q "pair's" && prof_row profnopair | grep -q '| probes |$' && rc=0 || rc=1
 tap "$rc" "and leaves them out where the runs were not traced (PAIRS=0)" "$(prof_row profnopair)"
+grep -q '^\*\*Traced runs' "$scratch/profpair/table.md" && ! grep -q 'Traced runs' "$scratch/profnopair/table.md" &&
+	rc=0 || rc=1
+tap "$rc" "a traced table says at its top that its times are for placement only" \
+	"$(sed -n 1,4p "$scratch/profpair/table.md")"
 
 # The cross-topology tables of each base's README.md are the ones its
 # committed summaries give.

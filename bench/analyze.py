@@ -82,8 +82,8 @@ PAIRS_NOTE = (
     "wherever its wakee lands).")
 PAIRS_COST = (
     "**Traced runs (make bench PAIRS=1)**: the trace event's cost grows with the "
-    "decisions an arm makes (hundreds a run for a pair kept together, thousands "
-    "for one apart), so these times compare neither between arms nor with "
+    "decisions an arm makes (hundreds a run for a pair kept together, about "
+    "16,000 for a pipe pair apart), so these times compare neither between arms nor with "
     "untraced runs: read the placement, not the changes.")
 CONFIDENCE = 0.95
 TEST = "95% confidence interval of the change of the mean (Welch, unequal variances)"

@@ -104,6 +104,11 @@ def main():
         if k in ma or k in mb:
             va, vb = ma.get(k, "-"), mb.get(k, "-")
             md.append(f"| {k}{' (differs)' if va != vb else ''} | {va} | {vb} |")
+    traced = [n for n, m in ((a, ma), (b, mb)) if m.get("pairs") == "1"]
+    if traced:
+        md += ["", f"{' and '.join(traced)}: traced (make bench PAIRS=1), the times of the "
+               "single-pair workloads include the trace event's cost: compare their "
+               "placement, not their times."]
     md += ["", f"Δ: the change of {b}'s mean against {a}'s, in % of {a}'s, with the "
            f"{an.TEST}; where that interval spans zero, \"{an.NO_DIFF}\". The runs of "
            f"each side pooled; n: runs of {a} / of {b}.", "",

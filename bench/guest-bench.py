@@ -110,6 +110,9 @@ def settings(env):
     s["workloads"] = check_list("WORKLOADS", env.get("WORKLOADS") or
                                 " ".join(DEFS["WORKLOADS_ALL"]),
                                 DEFS["WORKLOADS_ALL"] + DEFS["WORKLOADS_EXTRA"])
+    if s["PAIRS"] == "1" and not set(s["workloads"]) & set(DEFS["PAIR_WORKLOADS"]):
+        die("PAIRS=1 counts the pairs of single-pair workloads only: add one of "
+            f"{' '.join(DEFS['PAIR_WORKLOADS'])} to WORKLOADS")
     if "groups" in s["arms"] and "pair-stream" not in s["workloads"]:
         die("ARMS=groups sets pair-stream's groups apart: add pair-stream to WORKLOADS")
     nproc = len(os.sched_getaffinity(0))
@@ -232,8 +235,8 @@ def pair_counts(lines):
             continue
         m = DECISION.match(line)
         if not m:
-            die(f"cannot read the trace's line '{line.strip()}': is an option such as "
-                "latency-format or record-tgid set in the trace instance?")
+            die(f"cannot read the trace's line '{line.strip()}': another trace format "
+                "(a trace option of the bench-pairs instance)?")
         waker, wakee, verdict, ctx = m.groups()
         if ctx in ("task", "softirq_bh"):
             pairs[frozenset((waker, wakee))][verdict] += 1
@@ -485,10 +488,12 @@ class Bench:
         self.schedstat = SCHEDSTAT_LAYOUTS[v]
 
     def pairs_on(self):
-        """PAIRS=1: the sched_sync_wakeup event on for the whole session in a
-        trace instance of the bench's own (its buffers, options and state;
-        removed at the end, the global buffer left alone), with buffers
-        that hold one run's decisions (up to about 70,000, hackbench-g4)."""
+        """PAIRS=1: a trace instance of the bench's own (its buffers and
+        state; removed at the end, the global buffer left alone), with
+        buffers that hold one run's decisions (about 16,000 for a pipe pair
+        apart) and the line format pair_counts() reads (an instance copies
+        the global options when made). The event is on only around the runs
+        of PAIR_WORKLOADS (pairs_trace())."""
         if TRACING == "/sys/kernel/tracing" and not os.path.isdir(TRACING + "/instances"):
             # A guest's init mounts no tracefs.
             subprocess.run(["mount", "-t", "tracefs", "nodev", TRACING], check=False,
@@ -500,13 +505,20 @@ class Bench:
             die(f"PAIRS=1 cannot make the trace instance {inst}: {e.strerror} (left by an "
                 "interrupted bench? rmdir it)")
         self.trace = inst
-        event = os.path.join(inst, "events/sched/sched_sync_wakeup/enable")
-        if not os.path.exists(event):
+        if not os.path.exists(os.path.join(inst, "events/sched/sched_sync_wakeup/enable")):
             die("PAIRS=1 reads the sched:sched_sync_wakeup trace event, which this kernel "
                 "lacks: boot the bench or test kernel (patch 0013), or drop PAIRS=1")
+        for opt, v in (("latency-format", "0"), ("record-tgid", "0"), ("raw", "0"),
+                       ("hex", "0"), ("bin", "0"), ("context-info", "1")):
+            path = os.path.join(inst, "options", opt)
+            if os.path.exists(path):
+                write(path, v, f"{v} (trace option {opt})")
         write(os.path.join(inst, "buffer_size_kb"), "4096",
               "4096 (the trace buffers' size, in KB per CPU)")
-        write(event, "1", "1 (the sched_sync_wakeup event on)")
+
+    def pairs_trace(self, on):
+        write(os.path.join(self.trace, "events/sched/sched_sync_wakeup/enable"),
+              "1" if on else "0", "the sched_sync_wakeup event's switch")
 
     def pairs_off(self):
         if self.trace:
@@ -519,7 +531,7 @@ class Bench:
         lost = trace_lost(self.trace) - lost
         if lost:
             die(f"the trace lost {lost} events in one run: its pair counts would be short; "
-                "make the runs shorter (PIPE_LOOPS, SOCK_SECS, UDP_SECS)")
+                "make the runs shorter (PIPE_LOOPS, SOCK_SECS, TB_SECS, UDP_SECS)")
         with open(os.path.join(self.trace, "trace"), encoding="utf-8", errors="replace") as f:
             return pair_counts(f)
 
@@ -582,6 +594,7 @@ class Bench:
             # Opened for writing, the trace empties every CPU's buffer.
             open(os.path.join(self.trace, "trace"), "w", encoding="utf-8").close()
             lost = trace_lost(self.trace)
+            self.pairs_trace(True)
         # After the arm is set: flipping a feature sends IPIs of its own.
         before = sample_system(self.schedstat)
         try:
@@ -595,6 +608,8 @@ class Bench:
             die(f"{w} under arm {arm} cannot start: {cmd}: {e.strerror}")
         delta = system_delta(before, sample_system(self.schedstat))
         counters = read_counters()
+        if pairs:
+            self.pairs_trace(False)
         counters.update(self.pairs_read(lost) if pairs else dict.fromkeys(PAIR_COUNTERS, ""))
         # As the shell reports it: 128 + the signal that ended it.
         rc = rc if rc >= 0 else 128 - rc
@@ -630,8 +645,9 @@ class Bench:
             lines.append(f"tool.{tool}: {first_line([tool, arg])}")
         lines += [f"rounds: {s['ROUNDS']}", f"arms: {' '.join(s['arms'])}",
                   f"workloads: {' '.join(s['workloads'])}", f"quick: {s['QUICK']}",
-                  f"pairs: {s['PAIRS']}" + (" (sched:sched_sync_wakeup traced in every run: "
-                                            "the times include its cost)"
+                  f"pairs: {s['PAIRS']}" + (" (sched:sched_sync_wakeup traced in the runs of "
+                                            f"{' '.join(DEFS['PAIR_WORKLOADS'])}: their "
+                                            "times include its cost)"
                                             if s["PAIRS"] == "1" else ""),
                   f"method: one discarded warm-up run per workload (arm {s['arms'][0]}); then "
                   "per round, per workload, every arm, arm order rotated by one each round; "

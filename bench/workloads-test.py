@@ -193,6 +193,12 @@ def main(argv):
     except gb.Stop as e:
         tap("cannot read the trace's line" in str(e),
             "a decision's line in another format stops the count", e)
+    try:
+        gb.settings({"PAIRS": "1", "WORKLOADS": "msg-thread-g1 hackbench-thread-g4"})
+        tap(False, "PAIRS=1 without a single-pair workload is refused", "it was accepted")
+    except gb.Stop as e:
+        tap("single-pair workloads only" in str(e),
+            "PAIRS=1 without a single-pair workload is refused", e)
     # Every CPU's losses of every kind, as per_cpu/cpuN/stats gives them.
     with tempfile.TemporaryDirectory() as d:
         for cpu, (over, commit, dropped) in enumerate([(2, 0, 0), (0, 3, 5)]):
