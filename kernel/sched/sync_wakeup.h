@@ -94,11 +94,16 @@ enum sync_promise_cause {
 /*
  * honest-waker: after this many shared promises (not judged) since its
  * last kept probe, an honest waker's wakeups it would keep are probes
- * instead, until one is kept.
+ * instead, until one is kept. After SYNC_PROMISE_PROBE_AFTER_KEPT if its
+ * last probe was kept: a pair that sleeps pays for half as many probes,
+ * while a new waker is still probed as soon, and a waker whose probe broke
+ * is probed at the earlier bound again.
  */
 #define SYNC_PROMISE_PROBE_AFTER	32
+#define SYNC_PROMISE_PROBE_AFTER_KEPT	63
 /* task_struct's sync_promise_nshared has six bits. */
-static_assert(SYNC_PROMISE_PROBE_AFTER < 64);
+static_assert(SYNC_PROMISE_PROBE_AFTER <= SYNC_PROMISE_PROBE_AFTER_KEPT &&
+	      SYNC_PROMISE_PROBE_AFTER_KEPT < 64);
 
 /* Promises to sleep: made by a sync wakeup, then kept, broken or unjudged. */
 enum sync_promise_event {
@@ -270,6 +275,13 @@ static inline void sync_promise_unjudged(struct task_struct *w,
 	sync_promise_trace(w, cause, ran, limit);
 }
 
+/* The shared promises after which honest-waker's keeps of @w are probes. */
+static inline unsigned int sync_promise_probe_after(struct task_struct *w)
+{
+	return w->sync_promise_probe_kept ? SYNC_PROMISE_PROBE_AFTER_KEPT :
+					    SYNC_PROMISE_PROBE_AFTER;
+}
+
 static inline void sync_promise_end(struct task_struct *w,
 				    enum sync_promise_cause cause, u32 ran,
 				    u32 limit)
@@ -283,6 +295,7 @@ static inline void sync_promise_end(struct task_struct *w,
 	 * one is forgiven, every further one counts.
 	 */
 	if (w->sync_promise_probe) {
+		w->sync_promise_probe_kept = kept;
 		if (kept) {
 			w->sync_promise_nshared = 0;
 			w->sync_promise_reprobe = 0;
@@ -361,6 +374,7 @@ static inline void sync_promise_judge(struct task_struct *w)
 		w->sync_promise_count = 0;
 		w->sync_promise_nshared = 0;
 		w->sync_promise_reprobe = 0;
+		w->sync_promise_probe_kept = 0;
 		return;
 	}
 	if (w->sync_promise_stacked || (u16)w->nvcsw == w->sync_promise_nvcsw) {
@@ -369,7 +383,7 @@ static inline void sync_promise_judge(struct task_struct *w)
 		      w->sync_promise_runtime;
 		if (w->sync_promise_stacked) {
 			/* A probe comes nearer. */
-			if (w->sync_promise_nshared < SYNC_PROMISE_PROBE_AFTER)
+			if (w->sync_promise_nshared < sync_promise_probe_after(w))
 				w->sync_promise_nshared++;
 			sync_promise_unjudged(w, SYNC_PROMISE_SHARED, ran, limit);
 		} else {

@@ -922,8 +922,15 @@ struct sw_stack {
 struct sw_probing {
 	short nshared;		/* shared promises since its last kept probe; -1: unknown */
 	signed char reprobe;	/* a probe broke since its last kept one; -1: unknown */
+	signed char probe_kept;	/* its last probe was kept; -1: unknown */
 	unsigned char made;	/* its last decision's SW_MADE_*, 0 if settled */
 };
+
+/* The shared promises after which @st's keeps are probes. */
+static int sw_probe_after(const struct sw_probing *st)
+{
+	return st->probe_kept ? SW_PROMISE_PROBE_AFTER_KEPT : SW_PROMISE_PROBE_AFTER;
+}
 
 /* Per pid, for the promise witness: its promise is in the trace... */
 #define SW_PROMISED	0x1
@@ -1264,17 +1271,19 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 		if (st->made) {
 			st->nshared = -1;
 			st->reprobe = -1;
+			st->probe_kept = -1;
 			if (promiser == tp->self)
 				tp->record = -1;
 		}
 		/* A probe in place of a keep, and only then. */
-		if (st->nshared >= 0 &&
+		if (st->nshared >= 0 && st->probe_kept >= 0 &&
 		    (v == SW_PROBE || (v == SW_KEPT && !strcmp(policy, "honest-waker")))) {
 			out->probes_checked++;
-			if (v == SW_PROBE ? st->nshared < SW_PROMISE_PROBE_AFTER :
-			    st->nshared >= SW_PROMISE_PROBE_AFTER)
-				sw_trace_wrong(tp, line, "%s after %d shared promises", verdict,
-					       st->nshared);
+			if (v == SW_PROBE ? st->nshared < sw_probe_after(st) :
+			    st->nshared >= sw_probe_after(st))
+				sw_trace_wrong(tp, line, "%s after %d shared promises, the last probe %s",
+					       verdict, st->nshared,
+					       st->probe_kept ? "kept" : "broken");
 		}
 		st->made = SW_MADE;
 		if (v == SW_KEPT && dest_cpu == this_cpu)
@@ -1367,6 +1376,7 @@ static int sw_trace_probing(struct sw_trace_parse *tp, const char *line, pid_t p
 		/* Whether it was a probe is not known. */
 		st->nshared = -1;
 		st->reprobe = -1;
+		st->probe_kept = -1;
 		return 0;
 	}
 	shared = c == SW_PROMISE_SHARED;
@@ -1381,10 +1391,13 @@ static int sw_trace_probing(struct sw_trace_parse *tp, const char *line, pid_t p
 	if ((made & SW_MADE_PROBE) && (c == SW_PROMISE_LATE || c == SW_PROMISE_AWAKE) &&
 	    st->reprobe == 0)
 		sw_trace_wrong(tp, line, "a broken probe judged, the first since a kept one");
-	if (c == SW_PROMISE_SHARED && st->nshared >= 0 && st->nshared < SW_PROMISE_PROBE_AFTER)
+	if (c == SW_PROMISE_SHARED && st->nshared >= 0 && st->probe_kept >= 0 &&
+	    st->nshared < sw_probe_after(st))
 		st->nshared++;
 	if (c == SW_PROMISE_REPROBE)
 		st->reprobe = 1;
+	if (made & SW_MADE_PROBE)
+		st->probe_kept = c == SW_PROMISE_SLEPT;
 	if ((made & SW_MADE_PROBE) && c == SW_PROMISE_SLEPT) {
 		st->nshared = 0;
 		st->reprobe = 0;
@@ -1901,7 +1914,8 @@ int sw_trace_stop_pid(const char *policy, pid_t own, struct sw_trace *out)
 		    !tp.probing)
 			err = -ENOMEM;
 		for (i = 0; !err && i <= tp.pid_max; i++)
-			tp.probing[i] = (struct sw_probing){ .nshared = -1, .reprobe = -1 };
+			tp.probing[i] = (struct sw_probing){ .nshared = -1, .reprobe = -1,
+						     .probe_kept = -1 };
 	}
 	if (!err && prctl(PR_GET_NAME, tp.comm))
 		err = -errno;

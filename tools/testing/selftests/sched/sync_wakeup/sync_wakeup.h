@@ -197,16 +197,18 @@ static inline bool sw_record_dishonest(int record)
 
 /*
  * After this many promises left unjudged ("shared") since its last kept
- * probe, each wakeup an honest waker would keep is a probe instead.
+ * probe, each wakeup an honest waker would keep is a probe instead;
+ * after SW_PROMISE_PROBE_AFTER_KEPT if its last probe was kept.
  */
-#define SW_PROMISE_PROBE_AFTER	32
+#define SW_PROMISE_PROBE_AFTER		32
+#define SW_PROMISE_PROBE_AFTER_KEPT	63
 /*
  * A trusted waker that stops sleeping gets no-sync by this decision (one
- * where it is the waker) at the latest: SW_PROMISE_PROBE_AFTER shared
+ * where it is the waker) at the latest: SW_PROMISE_PROBE_AFTER_KEPT shared
  * promises, one forgiven probe, then the broken ones that leave fewer than
  * SW_PROMISE_HONEST kept of SW_PROMISE_HISTORY.
  */
-#define SW_DISTRUST_BOUND	(SW_PROMISE_PROBE_AFTER + 1 + \
+#define SW_DISTRUST_BOUND	(SW_PROMISE_PROBE_AFTER_KEPT + 1 + \
 				 SW_PROMISE_HISTORY - SW_PROMISE_HONEST + 1 + 1)
 
 /*

@@ -1129,8 +1129,8 @@ TEST_F_TIMEOUT(placement, honest_waker, ARM_TIMEOUT)
  * rule kept is left unjudged (shared); a new pair is kept on
  * reciprocal-strict's bet from its first reciprocal wakeup, then on the
  * record its probes and first decisions earn, and a probe (placed as
- * hint-only) in every SW_PROMISE_PROBE_AFTER + 1 decisions at most is
- * what it loses.
+ * hint-only) in every SW_PROMISE_PROBE_AFTER + 1 decisions at most,
+ * SW_PROMISE_PROBE_AFTER_KEPT + 1 once one was kept, is what it loses.
  * So of the decisions that reached the rule, at least HONEST_KEPT_MIN are
  * kept and at most HONEST_DROPPED_MAX drop the hint. Pinned to two CPUs,
  * as the bench's pipe-cpu01. Each side answers a partner on another CPU
@@ -1259,7 +1259,8 @@ static const char *record_str(int record, char *buf, size_t size)
  *
  * The first pair, on probation, is kept on reciprocal-strict's bet, and its
  * record fills only from the decisions that place the wakee apart (its
- * first, and a probe after every SW_PROMISE_PROBE_AFTER kept ones); and a
+ * first, and a probe after SW_PROMISE_PROBE_AFTER kept ones, after
+ * SW_PROMISE_PROBE_AFTER_KEPT once a probe was kept); and a
  * pair whose wakee is still queued (sched_delayed) when woken makes no
  * decision (ttwu_runnable()): 8 in PHASE_ROUNDS round trips on 7.3's bench
  * kernel (2026-12-06). So each pair phase runs new pairs until this

@@ -274,7 +274,7 @@ TEST_F_TIMEOUT(promise, udp_sender_dishonest, PROMISE_TIMEOUT)
  * under honest-waker, and then this process sends UDP_MESSAGES datagrams, each once the
  * receiver sleeps, and should not block. Each promise it makes from then on is
  * shared (its wakee was kept on its CPU) or judged: at most
- * SW_PROMISE_PROBE_AFTER shared ones come before its keeps turn into
+ * SW_PROMISE_PROBE_AFTER_KEPT shared ones come before its keeps turn into
  * probes, which are judged (a broken one when the next breaks too), and
  * five broken ones leave fewer than SW_PROMISE_HONEST kept of eight. So,
  * whatever the timing, the stream's first hint_dropped is at its
