@@ -1284,6 +1284,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 				sw_trace_wrong(tp, line, "%s after %d shared promises, the last probe %s",
 					       verdict, st->nshared,
 					       st->probe_kept ? "kept" : "broken");
+			else if (v == SW_KEPT && st->nshared >= SW_PROMISE_PROBE_AFTER)
+				out->keeps_past_probe++;
 		}
 		st->made = SW_MADE;
 		if (v == SW_KEPT && dest_cpu == this_cpu)

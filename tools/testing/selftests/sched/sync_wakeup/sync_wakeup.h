@@ -288,6 +288,7 @@ struct sw_trace {
 	char witness[512];		/* which, if any */
 	long own_checked;		/* its decisions checked against its record */
 	long probes_checked;	/* keeps and probes checked against shared counts */
+	long keeps_past_probe;	/* of them, keeps after SW_PROMISE_PROBE_AFTER shared */
 	struct sw_own_decision own_seq[SW_TRACE_OWN_MAX];	/* the first of them */
 	/*
 	 * Wakeups between our tasks in task context whose wakee's previous

@@ -1175,7 +1175,11 @@ TEST_F_TIMEOUT(placement, honest_waker_keeps_pair, ARM_TIMEOUT)
 	/* sw_trace_stop() checked them against each waker's shared count. */
 	TH_LOG("honest-waker pair: %ld keeps and probes checked against the shared count",
 	       a.trace.probes_checked);
+	TH_LOG("of them %ld keeps after %d shared promises", a.trace.keeps_past_probe,
+	       SW_PROMISE_PROBE_AFTER);
 	EXPECT_LT(0, a.trace.probes_checked);
+	/* A kept probe moved the next one on: the pair got that far. */
+	EXPECT_LT(0, a.trace.keeps_past_probe);
 	/*
 	 * The pair's decisions only, from the trace: the counters also count
 	 * other tasks' (569 of 1172 decisions in one make check window on
