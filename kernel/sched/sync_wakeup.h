@@ -94,16 +94,15 @@ enum sync_promise_cause {
 /*
  * honest-waker: after this many shared promises (not judged) since its
  * last kept probe, an honest waker's wakeups it would keep are probes
- * instead, until one is kept. After SYNC_PROMISE_PROBE_AFTER_KEPT if its
- * last probe was kept: a pair that sleeps pays for half as many probes,
- * while a new waker is still probed as soon, and a waker whose probe broke
- * is probed at the earlier bound again.
+ * instead, until one is kept. After SYNC_PROMISE_PROBE_AFTER_KEPT, the
+ * larger, if its last probe was kept: a pair that sleeps pays for half as
+ * many probes, while a new waker is still probed as soon, and a waker
+ * whose probe broke is probed at the earlier bound again.
  */
 #define SYNC_PROMISE_PROBE_AFTER	32
 #define SYNC_PROMISE_PROBE_AFTER_KEPT	63
 /* task_struct's sync_promise_nshared has six bits. */
-static_assert(SYNC_PROMISE_PROBE_AFTER <= SYNC_PROMISE_PROBE_AFTER_KEPT &&
-	      SYNC_PROMISE_PROBE_AFTER_KEPT < 64);
+static_assert(SYNC_PROMISE_PROBE_AFTER_KEPT < 64);
 
 /* Promises to sleep: made by a sync wakeup, then kept, broken or unjudged. */
 enum sync_promise_event {

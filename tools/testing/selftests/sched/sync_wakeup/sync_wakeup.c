@@ -1281,7 +1281,8 @@ static void sw_trace_decision(struct sw_trace_parse *tp, const char *line,
 			out->probes_checked++;
 			if (v == SW_PROBE ? st->nshared < sw_probe_after(st) :
 			    st->nshared >= sw_probe_after(st))
-				sw_trace_wrong(tp, line, "%s after %d shared promises, the last probe %s",
+				sw_trace_wrong(tp, line,
+					       "%s after %d shared promises, the last probe %s",
 					       verdict, st->nshared,
 					       st->probe_kept ? "kept" : "broken");
 			else if (v == SW_KEPT && st->nshared >= SW_PROMISE_PROBE_AFTER)
