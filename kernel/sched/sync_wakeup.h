@@ -96,8 +96,9 @@ enum sync_promise_cause {
  * last kept probe, an honest waker's wakeups it would keep are probes
  * instead, until one is kept. After SYNC_PROMISE_PROBE_AFTER_KEPT, the
  * larger, if its last probe was kept: a pair that sleeps pays for half as
- * many probes, while a new waker is still probed as soon, and a waker
- * whose probe broke is probed at the earlier bound again.
+ * many probes, while a waker that has kept none since it was forked or
+ * the feature went on is still probed as soon. After a broken probe its
+ * keeps are probes until one is kept, whichever bound it had.
  */
 #define SYNC_PROMISE_PROBE_AFTER	32
 #define SYNC_PROMISE_PROBE_AFTER_KEPT	63
